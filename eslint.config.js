@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeOnly = [
+  { group: ['node:*'], message: 'shared/ and renderer/ run in the browser and workers too: no Node built-ins.' },
+  { group: ['electron', 'electron/*'], message: 'Only main/ talks to Electron.' },
+];
+const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto', 'stream', 'util', 'url', 'http', 'net', 'zlib'];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test/fixtures/generated/**', 'coverage/**', '**/*.vue'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts', 'renderer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: nodeBuiltins.map((name) => ({ name, message: 'No Node built-ins here.' })), patterns: nodeOnly }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: { TextDecoder: 'readonly', TextEncoder: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['main/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'bin/**/*.mjs', '*.js', '*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  { files: ['renderer/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
+);

@@ -1,0 +1,263 @@
+import { DecodeError } from '../errors.ts';
+import { decodeText, type TextEncoding } from './text.ts';
+
+/** [start, end) byte range in the file a node was decoded from. */
+export type Span = [start: number, end: number];
+
+/**
+ * Little-endian reader over a Uint8Array with bounds checks on every read, a node-path stack for
+ * error messages, and typed-array fast paths for bulk arrays.
+ *
+ * Every count read from a file must pass through {@link BinaryReader.count} (or a bulk read, which
+ * checks itself) before anything is allocated: no input can make the reader allocate more than a
+ * small multiple of its own size, and every read consumes bytes, so no input can loop forever.
+ */
+export class BinaryReader {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  /** Absolute position in `bytes`. */
+  pos: number;
+  /** Absolute end (exclusive) of the window this reader may read. */
+  readonly end: number;
+  private readonly stack: string[];
+
+  constructor(bytes: Uint8Array, start = 0, end = bytes.length, path: readonly string[] = []) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = start;
+    this.end = end;
+    this.stack = [...path];
+  }
+
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+  get atEnd(): boolean {
+    return this.pos >= this.end;
+  }
+  /** The current node path as printed in errors. */
+  get path(): string {
+    return this.stack.join('/');
+  }
+  get pathSegments(): readonly string[] {
+    return this.stack;
+  }
+
+  enter(segment: string): void {
+    this.stack.push(segment);
+  }
+  leave(): void {
+    this.stack.pop();
+  }
+  /** Runs `fn` with `segment` pushed on the node path. */
+  within<T>(segment: string, fn: () => T): T {
+    this.stack.push(segment);
+    try {
+      return fn();
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  fail(message: string, offset: number = this.pos): never {
+    throw new DecodeError(message, offset, this.path);
+  }
+
+  /** Throws unless `n` more bytes can be read. */
+  need(n: number, what = 'data'): void {
+    if (!(n >= 0) || this.pos + n > this.end) {
+      this.fail(`${what} needs ${n} bytes but only ${this.remaining} remain`);
+    }
+  }
+
+  /**
+   * Validates a count read from the file: a non-negative integer whose elements (of at least
+   * `minElementSize` bytes each) fit in the bytes left. Call it before allocating anything.
+   */
+  count(n: number, minElementSize: number, what: string, at: number = this.pos): number {
+    if (!Number.isInteger(n) || n < 0) this.fail(`${what} count ${n} is invalid`, at);
+    if (minElementSize > 0 && n * minElementSize > this.remaining) {
+      this.fail(`${what} count ${n} needs at least ${n * minElementSize} bytes but only ${this.remaining} remain`, at);
+    }
+    return n;
+  }
+
+  /** Reads an i32 count and validates it (see {@link count}). */
+  i32Count(minElementSize: number, what: string): number {
+    const at = this.pos;
+    return this.count(this.i32(), minElementSize, what, at);
+  }
+  u32Count(minElementSize: number, what: string): number {
+    const at = this.pos;
+    return this.count(this.u32(), minElementSize, what, at);
+  }
+
+  seek(pos: number): void {
+    if (pos < 0 || pos > this.end) this.fail(`seek to ${pos} is outside the data (end ${this.end})`);
+    this.pos = pos;
+  }
+  skip(n: number, what = 'skipped data'): void {
+    this.need(n, what);
+    this.pos += n;
+  }
+
+  u8(): number {
+    if (this.pos + 1 > this.end) this.need(1, 'u8');
+    return this.bytes[this.pos++]!;
+  }
+  i8(): number {
+    if (this.pos + 1 > this.end) this.need(1, 'i8');
+    return this.view.getInt8(this.pos++);
+  }
+  u16(): number {
+    if (this.pos + 2 > this.end) this.need(2, 'u16');
+    const v = this.view.getUint16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+  i16(): number {
+    if (this.pos + 2 > this.end) this.need(2, 'i16');
+    const v = this.view.getInt16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+  u24(): number {
+    if (this.pos + 3 > this.end) this.need(3, 'u24');
+    const b = this.bytes;
+    const v = b[this.pos]! | (b[this.pos + 1]! << 8) | (b[this.pos + 2]! << 16);
+    this.pos += 3;
+    return v;
+  }
+  u32(): number {
+    if (this.pos + 4 > this.end) this.need(4, 'u32');
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+  i32(): number {
+    if (this.pos + 4 > this.end) this.need(4, 'i32');
+    const v = this.view.getInt32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+  u64(): bigint {
+    this.need(8, 'u64');
+    const v = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+  f32(): number {
+    if (this.pos + 4 > this.end) this.need(4, 'f32');
+    const v = this.view.getFloat32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+  f64(): number {
+    this.need(8, 'f64');
+    const v = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+  /** n floats as a plain array (for small vectors and matrices). */
+  f32s(n: number): number[] {
+    this.need(n * 4, `${n} floats`);
+    const out = new Array<number>(n);
+    for (let i = 0; i < n; i++) out[i] = this.f32();
+    return out;
+  }
+
+  /** A zero-copy view of the next n bytes. */
+  bytesView(n: number, what = 'bytes'): Uint8Array {
+    this.need(n, what);
+    const v = this.bytes.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return v;
+  }
+  /** A copy of the next n bytes (safe to keep after the input buffer is released or mutated). */
+  bytesCopy(n: number, what = 'bytes'): Uint8Array {
+    return this.bytesView(n, what).slice();
+  }
+  /** The bytes between two absolute offsets as a view, without moving. */
+  viewAt(start: number, end: number): Uint8Array {
+    return this.bytes.subarray(start, end);
+  }
+
+  /** n bytes decoded as text (no terminator handling). */
+  string(n: number, enc: TextEncoding = 'latin1', what = 'string'): string {
+    return decodeText(this.bytesView(n, what), enc);
+  }
+  /** An i32 length followed by that many bytes of text. */
+  lenString(enc: TextEncoding = 'latin1', what = 'string'): string {
+    const at = this.pos;
+    const n = this.i32();
+    this.count(n, 1, `${what} length`, at);
+    return this.string(n, enc, what);
+  }
+  /** A NUL-terminated string; the terminator is consumed. Fails if none is found in the window. */
+  cstring(enc: TextEncoding = 'latin1', what = 'string'): string {
+    const start = this.pos;
+    const z = this.bytes.indexOf(0, start);
+    if (z < 0 || z >= this.end) this.fail(`${what} has no NUL terminator`);
+    this.pos = z + 1;
+    return decodeText(this.bytes.subarray(start, z), enc);
+  }
+
+  // Bulk arrays: one bounds check and one memcpy into an aligned typed array. The host is assumed
+  // little-endian (every platform Electron and Node ship for is).
+  u8Array(n: number, what = 'u8 array'): Uint8Array {
+    return this.bytesCopy(n, what);
+  }
+  i8Array(n: number, what = 'i8 array'): Int8Array {
+    const b = this.bytesCopy(n, what);
+    return new Int8Array(b.buffer, 0, n);
+  }
+  u16Array(n: number, what = 'u16 array'): Uint16Array {
+    return new Uint16Array(this.alignedCopy(n * 2, what), 0, n);
+  }
+  i16Array(n: number, what = 'i16 array'): Int16Array {
+    return new Int16Array(this.alignedCopy(n * 2, what), 0, n);
+  }
+  u32Array(n: number, what = 'u32 array'): Uint32Array {
+    return new Uint32Array(this.alignedCopy(n * 4, what), 0, n);
+  }
+  i32Array(n: number, what = 'i32 array'): Int32Array {
+    return new Int32Array(this.alignedCopy(n * 4, what), 0, n);
+  }
+  f32Array(n: number, what = 'f32 array'): Float32Array {
+    return new Float32Array(this.alignedCopy(n * 4, what), 0, n);
+  }
+  f64Array(n: number, what = 'f64 array'): Float64Array {
+    return new Float64Array(this.alignedCopy(n * 8, what), 0, n);
+  }
+  /** Unsigned indices of 1, 2 or 4 bytes each, widened to a Uint32Array. */
+  indexArray(n: number, width: 1 | 2 | 4, what = 'indices'): Uint32Array {
+    if (width === 4) return this.u32Array(n, what);
+    const src = width === 1 ? this.u8Array(n, what) : this.u16Array(n, what);
+    return Uint32Array.from(src);
+  }
+
+  private alignedCopy(byteLength: number, what: string): ArrayBuffer {
+    if (!Number.isInteger(byteLength)) this.fail(`${what} has a non-integer size`);
+    this.need(byteLength, what);
+    const buf = new ArrayBuffer(byteLength);
+    new Uint8Array(buf).set(this.bytes.subarray(this.pos, this.pos + byteLength));
+    this.pos += byteLength;
+    return buf;
+  }
+
+  /**
+   * A reader limited to the next `length` bytes (same buffer, absolute offsets), with `segment`
+   * pushed on its path. This reader moves past those bytes.
+   */
+  sub(length: number, segment?: string, what = 'block'): BinaryReader {
+    this.need(length, what);
+    const r = new BinaryReader(this.bytes, this.pos, this.pos + length, segment ? [...this.stack, segment] : this.stack);
+    this.pos += length;
+    return r;
+  }
+
+  /** Throws unless the reader consumed its window exactly. */
+  expectEnd(what = 'block'): void {
+    if (this.pos !== this.end) this.fail(`${what} has ${this.end - this.pos} unread bytes`);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Byte <-> string codecs that are bijective over all 256 byte values, so a name decoded and
+ * encoded again always yields the original bytes (lossless by construction).
+ *
+ * - `latin1`: byte n <-> U+00nn. Safe default for formats whose names are ASCII in practice.
+ * - `cp1251`: Windows-1251 (LODka 3D was written by a Russian Delphi tool). The one byte that
+ *   Windows-1251 leaves undefined (0x98) maps to U+0098 so the table stays a bijection.
+ * - `utf8`: only for formats documented as UTF-8; callers must check `isLosslessUtf8` first and
+ *   fall back to latin1 otherwise.
+ */
+export type TextEncoding = 'latin1' | 'cp1251' | 'utf8';
+
+const CP1251_HIGH =
+  '\u0402\u0403\u201A\u0453\u201E\u2026\u2020\u2021\u20AC\u2030\u0409\u2039\u040A\u040C\u040B\u040F' +
+  '\u0452\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u0098\u2122\u0459\u203A\u045A\u045C\u045B\u045F' +
+  '\u00A0\u040E\u045E\u0408\u00A4\u0490\u00A6\u00A7\u0401\u00A9\u0404\u00AB\u00AC\u00AD\u00AE\u0407' +
+  '\u00B0\u00B1\u0406\u0456\u0491\u00B5\u00B6\u00B7\u0451\u2116\u0454\u00BB\u0458\u0405\u0455\u0457';
+
+const cp1251Decode: string[] = [];
+const cp1251Encode = new Map<number, number>();
+for (let b = 0; b < 256; b++) {
+  let ch: string;
+  if (b < 0x80) ch = String.fromCharCode(b);
+  else if (b < 0xc0) ch = CP1251_HIGH[b - 0x80]!;
+  else ch = String.fromCharCode(0x0410 + (b - 0xc0));
+  cp1251Decode.push(ch);
+  cp1251Encode.set(ch.charCodeAt(0), b);
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+
+export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): string {
+  if (enc === 'utf8') return utf8Decoder.decode(bytes);
+  // Chunked String.fromCharCode: fast for long strings without blowing the argument limit.
+  let out = '';
+  if (enc === 'latin1') {
+    for (let i = 0; i < bytes.length; i += 8192) {
+      out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+    }
+    return out;
+  }
+  for (let i = 0; i < bytes.length; i++) out += cp1251Decode[bytes[i]!];
+  return out;
+}
+
+/** Encodes a string; throws RangeError for a character the encoding cannot represent. */
+export function encodeText(s: string, enc: TextEncoding = 'latin1'): Uint8Array {
+  if (enc === 'utf8') return utf8Encoder.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let b: number | undefined;
+    if (enc === 'latin1') b = c < 256 ? c : undefined;
+    else b = c < 0x80 ? c : cp1251Encode.get(c);
+    if (b === undefined) throw new RangeError(`character U+${c.toString(16).padStart(4, '0')} cannot be written as ${enc}`);
+    out[i] = b;
+  }
+  return out;
+}
+
+export function textByteLength(s: string, enc: TextEncoding = 'latin1'): number {
+  return enc === 'utf8' ? utf8Encoder.encode(s).length : s.length;
+}
+
+/** True when the bytes are valid UTF-8 that re-encodes to the same bytes. */
+export function isLosslessUtf8(bytes: Uint8Array): boolean {
+  try {
+    const s = utf8Decoder.decode(bytes);
+    const back = utf8Encoder.encode(s);
+    if (back.length !== bytes.length) return false;
+    for (let i = 0; i < back.length; i++) if (back[i] !== bytes[i]) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The format registry: every codec declares its id, extensions, a cheap `probe`, decode and encode,
+ * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
+ */
+import type { Inspection, OutlineNode } from '../model/outline.ts';
+import type { EditCommand } from '../model/commands.ts';
+import type { NodePath } from '../model/path.ts';
+import type { Problem } from '../model/problems.ts';
+import type { Scene } from '../scene/scene.ts';
+
+export type FormatId =
+  | 'lodka-lod'
+  | 'p3d-odol'
+  | 'p3d-mlod'
+  | 'grimrock-model'
+  | 'grimrock-animation'
+  | 'unigine-mesh'
+  | 'unigine-anim';
+
+export interface DecodeOptions {
+  /** Used in messages only. */
+  fileName?: string;
+}
+
+export interface EncodeOptions {
+  /**
+   * Copy the original bytes of untouched nodes (default true). Round-trip tests also run with
+   * false to prove the field encoders reproduce every byte on their own.
+   */
+  reuseRaw?: boolean;
+}
+
+/** What `lodsmith info --json` prints (plus any format-specific keys). */
+export interface FormatInfo {
+  format: FormatId;
+  version: number | string;
+  bytes: number;
+  meshes: { name: string; vertices: number; triangles: number }[];
+  materials: string[];
+  bones: string[];
+  animations: { name: string; frames: number }[];
+  [extra: string]: unknown;
+}
+
+export interface SceneOptions {
+  /** P3D: which LOD (by resolution name such as `1.000`, `Geometry`). */
+  lod?: string;
+}
+
+export interface FormatCodec<D extends object = any> {
+  id: FormatId;
+  /** Display name, e.g. "LODka 3D model". */
+  label: string;
+  /** Lower-case, with the dot: `.lod`. */
+  extensions: readonly string[];
+  /** True when the bytes look like this format (magic and a cheap sanity check). */
+  probe(bytes: Uint8Array): boolean;
+  /** Decodes or throws DecodeError (offset + node path). Never throws anything else on bad input. */
+  decode(bytes: Uint8Array, opts?: DecodeOptions): D;
+  encode(doc: D, opts?: EncodeOptions): Uint8Array;
+  info(doc: D, byteLength: number): FormatInfo;
+  validate(doc: D): Problem[];
+  toScene(doc: D, opts?: SceneOptions): Scene;
+  outline(doc: D): OutlineNode;
+  inspect(doc: D, path: NodePath): Inspection | undefined;
+  /** Refuses an edit that would produce an invalid document (returns the message). */
+  checkEdit?(doc: D, cmd: EditCommand): string | undefined;
+  /** A new node for the tree's "add" action (`kind` from OutlineNode.actions.add). */
+  create?(doc: D, parent: NodePath, kind: string): EditCommand | undefined;
+}
+
+const codecs = new Map<FormatId, FormatCodec>();
+
+export function registerFormat(codec: FormatCodec): void {
+  codecs.set(codec.id, codec);
+}
+
+export function allFormats(): FormatCodec[] {
+  return [...codecs.values()];
+}
+
+export function formatById(id: FormatId): FormatCodec {
+  const c = codecs.get(id);
+  if (!c) throw new Error(`unknown format ${id}`);
+  return c;
+}
+
+/** The codec for a file: magic first, extension as the tie-breaker. */
+export function detectFormat(bytes: Uint8Array, fileName = ''): FormatCodec | undefined {
+  const ext = fileName.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+  const matches = allFormats().filter((c) => safeProbe(c, bytes));
+  return matches.find((c) => c.extensions.includes(ext)) ?? matches[0];
+}
+
+export function formatsForExtension(fileName: string): FormatCodec[] {
+  const ext = fileName.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+  return allFormats().filter((c) => c.extensions.includes(ext));
+}
+
+function safeProbe(c: FormatCodec, bytes: Uint8Array): boolean {
+  try {
+    return c.probe(bytes);
+  } catch {
+    return false;
+  }
+}

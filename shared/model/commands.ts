@@ -1,0 +1,92 @@
+/**
+ * Edit commands: plain data (they cross IPC), addressed by node path, each with an inverse so the
+ * document service can undo and redo. Applying one marks the edited subtree dirty (see
+ * lossless.ts) so the encoder recomputes only what the edit implies.
+ */
+import { markDirty } from './lossless.ts';
+import { getAt, type NodePath } from './path.ts';
+
+export type EditCommand =
+  /** Replace the value at `path` (a field, or a whole node). */
+  | { op: 'set'; path: NodePath; value: unknown; label?: string }
+  /** Insert `value` into the array at `path` before `index` (index = length appends). */
+  | { op: 'insert'; path: NodePath; index: number; value: unknown; label?: string }
+  /** Remove the element at `path` (its last key is the index in its parent array). */
+  | { op: 'remove'; path: NodePath; label?: string }
+  /** Move an element inside one array. */
+  | { op: 'move'; path: NodePath; from: number; to: number; label?: string }
+  /** Several commands as one undo step (drags, batch replace). */
+  | { op: 'batch'; commands: EditCommand[]; label?: string };
+
+export class EditError extends Error {
+  override readonly name = 'EditError';
+}
+
+function parentAndKey(doc: unknown, path: NodePath): [Record<string | number, unknown>, string | number] {
+  if (path.length === 0) throw new EditError('cannot replace the document root');
+  const parent = getAt(doc, path.slice(0, -1));
+  if (!parent || typeof parent !== 'object') throw new EditError(`no node at ${JSON.stringify(path.slice(0, -1))}`);
+  return [parent as Record<string | number, unknown>, path[path.length - 1]!];
+}
+
+function arrayAt(doc: unknown, path: NodePath): unknown[] {
+  const a = getAt(doc, path);
+  if (!Array.isArray(a)) throw new EditError(`no list at ${JSON.stringify(path)}`);
+  return a;
+}
+
+/**
+ * Applies a command to `doc` in place and returns its inverse. Does not validate values against
+ * schemas: the codec's `checkEdit` does that first.
+ */
+export function applyCommand(doc: object, cmd: EditCommand): EditCommand {
+  switch (cmd.op) {
+    case 'set': {
+      const [parent, key] = parentAndKey(doc, cmd.path);
+      if (!(key in parent)) throw new EditError(`no field ${String(key)} at ${JSON.stringify(cmd.path.slice(0, -1))}`);
+      const old = parent[key];
+      parent[key] = cmd.value;
+      markDirty(doc, cmd.path.slice(0, -1));
+      return { op: 'set', path: cmd.path, value: old, label: cmd.label };
+    }
+    case 'insert': {
+      const a = arrayAt(doc, cmd.path);
+      if (!Number.isInteger(cmd.index) || cmd.index < 0 || cmd.index > a.length) throw new EditError(`index ${cmd.index} out of range`);
+      a.splice(cmd.index, 0, cmd.value);
+      markDirty(doc, cmd.path);
+      return { op: 'remove', path: [...cmd.path, cmd.index], label: cmd.label };
+    }
+    case 'remove': {
+      const listPath = cmd.path.slice(0, -1);
+      const index = cmd.path[cmd.path.length - 1];
+      const a = arrayAt(doc, listPath);
+      if (typeof index !== 'number' || index < 0 || index >= a.length) throw new EditError(`no element ${String(index)} to remove`);
+      const [old] = a.splice(index, 1);
+      markDirty(doc, listPath);
+      return { op: 'insert', path: listPath, index, value: old, label: cmd.label };
+    }
+    case 'move': {
+      const a = arrayAt(doc, cmd.path);
+      if (cmd.from < 0 || cmd.from >= a.length || cmd.to < 0 || cmd.to >= a.length) throw new EditError('move out of range');
+      const [x] = a.splice(cmd.from, 1);
+      a.splice(cmd.to, 0, x);
+      markDirty(doc, cmd.path);
+      return { op: 'move', path: cmd.path, from: cmd.to, to: cmd.from, label: cmd.label };
+    }
+    case 'batch': {
+      const inverses: EditCommand[] = [];
+      try {
+        for (const c of cmd.commands) inverses.unshift(applyCommand(doc, c));
+      } catch (e) {
+        for (const inv of inverses) applyCommand(doc, inv);
+        throw e;
+      }
+      return { op: 'batch', commands: inverses, label: cmd.label };
+    }
+  }
+}
+
+/** Two `set` commands on the same path merge into one undo step (dragging a slider). */
+export function canMerge(prev: EditCommand, next: EditCommand): boolean {
+  return prev.op === 'set' && next.op === 'set' && JSON.stringify(prev.path) === JSON.stringify(next.path);
+}

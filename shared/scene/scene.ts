@@ -1,0 +1,144 @@
+/**
+ * The format-neutral scene every codec maps to. The preview (three.js) and the glTF exporter read
+ * only this. Conventions:
+ * - Right-handed, Y up, as glTF and three.js. A codec whose source is left-handed (P3D) or Z-up
+ *   converts in its `toScene` and says so in its notes. Units are the source's (no scaling).
+ * - Matrices are 16 numbers, column-major (glTF / three.js order).
+ * - Bulk arrays are typed arrays.
+ */
+import type { NodePath } from '../model/path.ts';
+
+export type Mat4 = number[];
+
+export interface Scene {
+  /** Nodes form the hierarchy; roots have parent -1. A node may place one mesh. */
+  nodes: SceneNode[];
+  meshes: SceneMesh[];
+  materials: SceneMaterial[];
+  skeleton?: Skeleton;
+  clips: AnimationClip[];
+  /** Light schemes (LODka LGS1): the preview lights the model with the chosen one. */
+  lightSchemes?: LightScheme[];
+  /** Colliders drawn as wireframes (LODka COL1, P3D geometry helpers...). */
+  colliders?: SceneCollider[];
+  /** Axis-aligned bounds of all geometry, if known. */
+  bounds?: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface SceneNode {
+  name: string;
+  parent: number;
+  /** Local transform, column-major. */
+  matrix: Mat4;
+  mesh?: number;
+  visible?: boolean;
+  /** Where this node lives in the document tree (click in 3D selects it in the tree). */
+  source?: NodePath;
+}
+
+export interface SceneMesh {
+  name: string;
+  /** xyz per vertex */
+  positions: Float32Array;
+  /** xyz per vertex, when the source has per-vertex normals (unwelded if needed). */
+  normals?: Float32Array;
+  /** uv per vertex, one array per UV set */
+  uvs: Float32Array[];
+  /** rgba per vertex, 0..1 */
+  colors?: Float32Array;
+  /** Triangle list. */
+  indices: Uint32Array;
+  /** Ranges of `indices` drawn with one material (start and count in indices). */
+  groups: { start: number; count: number; material: number }[];
+  /** Four joints and weights per vertex, indices into skeleton.bones. */
+  skin?: { joints: Uint16Array; weights: Float32Array };
+  /** Morph targets: absolute positions per target. */
+  morphs?: { name: string; positions: Float32Array }[];
+  source?: NodePath;
+}
+
+export interface SceneMaterial {
+  name: string;
+  /** Base colour RGBA 0..1 */
+  color: [number, number, number, number];
+  emissive?: [number, number, number];
+  specular?: [number, number, number];
+  /** 0..128 as OpenGL */
+  shininess?: number;
+  /** Texture file name or path as written in the model. */
+  texture?: string;
+  /** Embedded texture image bytes (e.g. LODka TXTR), if any. */
+  textureData?: Uint8Array;
+  blending?: 'opaque' | 'blend' | 'additive' | 'alphaTest' | 'modulate';
+  doubleSided?: boolean;
+  source?: NodePath;
+}
+
+export interface Skeleton {
+  bones: Bone[];
+}
+export interface Bone {
+  name: string;
+  parent: number;
+  /** Local bind transform, column-major. */
+  matrix: Mat4;
+  /** Inverse bind matrix (model space -> bone space), if the source stores one. */
+  inverseBind?: Mat4;
+}
+
+export interface AnimationClip {
+  name: string;
+  /** Seconds. */
+  duration: number;
+  frames: number;
+  tracks: AnimationTrack[];
+  /** Morph weights per frame, for sources with morph animation. */
+  source?: NodePath;
+}
+export interface AnimationTrack {
+  /** Index into skeleton.bones, or into nodes when `target` is 'node'. */
+  bone: number;
+  target?: 'bone' | 'node';
+  /** Key times in seconds. */
+  times: Float32Array;
+  translations?: Float32Array;
+  /** xyzw quaternions */
+  rotations?: Float32Array;
+  scales?: Float32Array;
+}
+
+export interface LightScheme {
+  name: string;
+  lights: SceneLight[];
+  source?: NodePath;
+}
+export interface SceneLight {
+  enabled: boolean;
+  type: 'spot' | 'point' | 'directional';
+  position: [number, number, number];
+  direction: [number, number, number];
+  ambient: [number, number, number, number];
+  diffuse: [number, number, number, number];
+  specular: [number, number, number, number];
+  /** Degrees; 180 means all directions. */
+  cutoff: number;
+  exponent: number;
+  attenuation: [constant: number, linear: number, quadratic: number];
+}
+
+export interface SceneCollider {
+  name: string;
+  set?: string;
+  shape: 'sphere' | 'capsule' | 'cylinder' | 'box';
+  /** Bone the collider rides on, -1 for none. */
+  bone: number;
+  matrix: Mat4;
+  visible?: boolean;
+  source?: NodePath;
+}
+
+export const IDENTITY: Mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+export function emptyScene(): Scene {
+  return { nodes: [], meshes: [], materials: [], clips: [] };
+}

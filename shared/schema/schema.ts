@@ -1,0 +1,384 @@
+/**
+ * The field-schema toolkit. One declaration per record gives:
+ * - `read(reader)`  decode,
+ * - `write(writer, value)`  encode,
+ * - `size(value)`  byte size,
+ * - `fields`  a field list (name, kind, enum labels, unit, range, spec note, offset) that the
+ *   inspector, `lodsmith dump` and validation are generated from.
+ *
+ * ```ts
+ * const Light = struct('LIG1.light', {
+ *   enabled: bool.note('Enabled: light on/off'),
+ *   style: enumU8(['spot', 'omni', 'parallel']).note('LigthStyle'),
+ *   position: vec3.note('Position X, Y, Z'),
+ * });
+ * type Light = Infer<typeof Light>;
+ * ```
+ * Field order is the declaration order (object key order), which is the byte order.
+ */
+import type { BinaryReader, Span } from '../binary/reader.ts';
+import type { BinaryWriter } from '../binary/writer.ts';
+import { textByteLength, type TextEncoding } from '../binary/text.ts';
+
+export type FieldKind =
+  | 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'f64'
+  | 'bool' | 'enum' | 'flags'
+  | 'vec2' | 'vec3' | 'vec4' | 'quat' | 'rgba' | 'mat3' | 'mat4x3' | 'mat4'
+  | 'string' | 'bytes' | 'array' | 'struct';
+
+/** Inspector metadata of one field. */
+export interface FieldMeta {
+  /** Human label; defaults to the field name. */
+  label?: string;
+  /** What the spec says the field means (shown as a tooltip). */
+  note?: string;
+  unit?: string;
+  min?: number;
+  max?: number;
+  /** Enum labels: value i is labels[i] (or a sparse map). */
+  enumLabels?: readonly string[] | Readonly<Record<number, string>>;
+  /** Flag bit labels for `flags` fields: bit i is labels[i]. */
+  flagLabels?: readonly string[];
+  /** Derived fields (sizes, counts) are recomputed by the encoder and not edited by hand. */
+  readonly?: boolean;
+}
+
+/** A field of a struct as listed for the inspector. */
+export interface FieldInfo extends FieldMeta {
+  name: string;
+  kind: FieldKind;
+  /** Offset inside the record when every field before it has a fixed size. */
+  offset?: number;
+  /** Size in bytes when fixed. */
+  size?: number;
+}
+
+export abstract class BinType<T> {
+  abstract readonly kind: FieldKind;
+  /** Byte size when it does not depend on the value. */
+  abstract readonly fixedSize: number | undefined;
+  meta: FieldMeta = {};
+  abstract read(r: BinaryReader): T;
+  abstract write(w: BinaryWriter, v: T): void;
+  size(_v: T): number {
+    if (this.fixedSize !== undefined) return this.fixedSize;
+    throw new Error(`${this.kind} has no size function`);
+  }
+  /** Checks a value before it is written; returns a message when it is refused. */
+  check(_v: unknown): string | undefined {
+    return undefined;
+  }
+  with(meta: FieldMeta): this {
+    const c = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.assign(c, this);
+    c.meta = { ...this.meta, ...meta };
+    return c;
+  }
+  note(note: string): this {
+    return this.with({ note });
+  }
+  label(label: string): this {
+    return this.with({ label });
+  }
+  unit(unit: string): this {
+    return this.with({ unit });
+  }
+  range(min: number, max: number): this {
+    return this.with({ min, max });
+  }
+  derived(): this {
+    return this.with({ readonly: true });
+  }
+}
+
+type NumKind = 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'f64';
+const NUM_LIMITS: Record<NumKind, [number, number, number, boolean]> = {
+  u8: [0, 255, 1, true], i8: [-128, 127, 1, true], u16: [0, 65535, 2, true], i16: [-32768, 32767, 2, true],
+  u32: [0, 4294967295, 4, true], i32: [-2147483648, 2147483647, 4, true], f32: [-3.4028234663852886e38, 3.4028234663852886e38, 4, false],
+  f64: [-Number.MAX_VALUE, Number.MAX_VALUE, 8, false],
+};
+
+export class NumType extends BinType<number> {
+  readonly fixedSize: number;
+  readonly kind: NumKind | 'bool' | 'enum' | 'flags';
+  readonly base: NumKind;
+  constructor(kind: NumKind | 'bool' | 'enum' | 'flags', base: NumKind) {
+    super();
+    this.kind = kind;
+    this.base = base;
+    this.fixedSize = NUM_LIMITS[base][2];
+  }
+  read(r: BinaryReader): number {
+    return r[this.base]();
+  }
+  write(w: BinaryWriter, v: number): void {
+    w[this.base](v);
+  }
+  override check(v: unknown): string | undefined {
+    if (typeof v !== 'number' || Number.isNaN(v) && this.base !== 'f32' && this.base !== 'f64') return 'must be a number';
+    const [lo, hi, , integer] = NUM_LIMITS[this.base];
+    if (integer && !Number.isInteger(v)) return 'must be a whole number';
+    if (Number.isFinite(v) && (v < lo || v > hi)) return `must be between ${lo} and ${hi}`;
+    const { min, max } = this.meta;
+    if (min !== undefined && v < min) return `must be at least ${min}`;
+    if (max !== undefined && v > max) return `must be at most ${max}`;
+    return undefined;
+  }
+}
+
+export const u8 = new NumType('u8', 'u8');
+export const i8 = new NumType('i8', 'i8');
+export const u16 = new NumType('u16', 'u16');
+export const i16 = new NumType('i16', 'i16');
+export const u32 = new NumType('u32', 'u32');
+export const i32 = new NumType('i32', 'i32');
+export const f32 = new NumType('f32', 'f32');
+export const f64 = new NumType('f64', 'f64');
+/** A byte meant as a boolean. Stored as the number read (0/1, or whatever odd value the file holds) so it round-trips. */
+export const bool = new NumType('bool', 'u8');
+export function enumOf(base: NumKind, labels: readonly string[] | Readonly<Record<number, string>>): NumType {
+  return new NumType('enum', base).with({ enumLabels: labels });
+}
+export const enumU8 = (labels: readonly string[] | Readonly<Record<number, string>>): NumType => enumOf('u8', labels);
+export function flagsOf(base: NumKind, labels: readonly string[]): NumType {
+  return new NumType('flags', base).with({ flagLabels: labels });
+}
+
+/** A fixed number of f32 values as a plain array (vectors, quaternions, colours, matrices). */
+export class FloatTuple extends BinType<number[]> {
+  readonly fixedSize: number;
+  readonly kind: FieldKind;
+  readonly n: number;
+  constructor(kind: FieldKind, n: number) {
+    super();
+    this.kind = kind;
+    this.n = n;
+    this.fixedSize = n * 4;
+  }
+  read(r: BinaryReader): number[] {
+    return r.f32s(this.n);
+  }
+  write(w: BinaryWriter, v: number[]): void {
+    for (let i = 0; i < this.n; i++) w.f32(v[i] ?? 0);
+  }
+  override check(v: unknown): string | undefined {
+    if (!Array.isArray(v) || v.length !== this.n) return `must be ${this.n} numbers`;
+    if (v.some((x) => typeof x !== 'number')) return 'must contain only numbers';
+    return undefined;
+  }
+}
+export const vec2 = new FloatTuple('vec2', 2);
+export const vec3 = new FloatTuple('vec3', 3);
+export const vec4 = new FloatTuple('vec4', 4);
+/** Quaternion stored X, Y, Z, W. */
+export const quat = new FloatTuple('quat', 4);
+/** Colour stored R, G, B, A as floats. */
+export const rgba = new FloatTuple('rgba', 4);
+export const mat3 = new FloatTuple('mat3', 9);
+export const mat4x3 = new FloatTuple('mat4x3', 12);
+export const mat4 = new FloatTuple('mat4', 16);
+export const floats = (n: number): FloatTuple => new FloatTuple('array', n);
+
+/** Fixed-size opaque bytes (reserved areas, padding): kept exactly. */
+export class FixedBytes extends BinType<Uint8Array> {
+  readonly kind = 'bytes' as const;
+  readonly fixedSize: number;
+  constructor(fixedSize: number) {
+    super();
+    this.fixedSize = fixedSize;
+  }
+  read(r: BinaryReader): Uint8Array {
+    return r.bytesCopy(this.fixedSize, 'reserved bytes');
+  }
+  write(w: BinaryWriter, v: Uint8Array): void {
+    if (v.length !== this.fixedSize) throw new RangeError(`expected ${this.fixedSize} bytes, got ${v.length}`);
+    w.bytes(v);
+  }
+}
+export const fixedBytes = (n: number): FixedBytes => new FixedBytes(n);
+
+/** Text with a length prefix (i32 by default). */
+export class LenString extends BinType<string> {
+  readonly kind = 'string' as const;
+  readonly fixedSize = undefined;
+  readonly lenKind: 'i32' | 'u32' | 'u16' | 'u8';
+  readonly enc: TextEncoding;
+  constructor(lenKind: 'i32' | 'u32' | 'u16' | 'u8', enc: TextEncoding) {
+    super();
+    this.lenKind = lenKind;
+    this.enc = enc;
+  }
+  read(r: BinaryReader): string {
+    const at = r.pos;
+    const n = r[this.lenKind]();
+    r.count(n, 1, 'string length', at);
+    return r.string(n, this.enc);
+  }
+  write(w: BinaryWriter, v: string): void {
+    const n = textByteLength(v, this.enc);
+    w[this.lenKind](n);
+    w.string(v, this.enc);
+  }
+  override size(v: string): number {
+    const p = this.lenKind === 'u8' ? 1 : this.lenKind === 'u16' ? 2 : 4;
+    return p + textByteLength(v, this.enc);
+  }
+  override check(v: unknown): string | undefined {
+    return typeof v === 'string' ? undefined : 'must be text';
+  }
+}
+export const lenString = (enc: TextEncoding = 'latin1', lenKind: 'i32' | 'u32' | 'u16' | 'u8' = 'i32'): LenString =>
+  new LenString(lenKind, enc);
+
+/** NUL-terminated text. */
+export class CString extends BinType<string> {
+  readonly kind = 'string' as const;
+  readonly fixedSize = undefined;
+  readonly enc: TextEncoding;
+  constructor(enc: TextEncoding) {
+    super();
+    this.enc = enc;
+  }
+  read(r: BinaryReader): string {
+    return r.cstring(this.enc);
+  }
+  write(w: BinaryWriter, v: string): void {
+    w.cstring(v, this.enc);
+  }
+  override size(v: string): number {
+    return textByteLength(v, this.enc) + 1;
+  }
+  override check(v: unknown): string | undefined {
+    if (typeof v !== 'string') return 'must be text';
+    return v.includes('\0') ? 'must not contain a NUL character' : undefined;
+  }
+}
+export const cstring = (enc: TextEncoding = 'latin1'): CString => new CString(enc);
+
+/** A fixed count of elements of one type. */
+export class FixedArray<T> extends BinType<T[]> {
+  readonly kind = 'array' as const;
+  readonly fixedSize: number | undefined;
+  readonly item: BinType<T>;
+  readonly n: number;
+  constructor(item: BinType<T>, n: number) {
+    super();
+    this.item = item;
+    this.n = n;
+    this.fixedSize = item.fixedSize === undefined ? undefined : item.fixedSize * n;
+  }
+  read(r: BinaryReader): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.n; i++) out.push(r.within(`[${i}]`, () => this.item.read(r)));
+    return out;
+  }
+  write(w: BinaryWriter, v: T[]): void {
+    if (v.length !== this.n) throw new RangeError(`expected ${this.n} elements, got ${v.length}`);
+    for (const x of v) this.item.write(w, x);
+  }
+  override size(v: T[]): number {
+    return this.fixedSize ?? v.reduce((s, x) => s + this.item.size(x), 0);
+  }
+}
+export const arrayOf = <T>(item: BinType<T>, n: number): FixedArray<T> => new FixedArray(item, n);
+
+export type FieldMap = Record<string, BinType<any>>;
+export type Infer<S> = S extends BinType<infer T> ? T : never;
+export type InferFields<F extends FieldMap> = { [K in keyof F]: Infer<F[K]> };
+
+/** Keys every decoded record may carry next to its fields. */
+export interface NodeMeta {
+  /** Byte range this record was decoded from. */
+  $span?: Span;
+}
+
+/** A record: named fields in byte order. */
+export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMeta> {
+  readonly kind = 'struct' as const;
+  readonly fixedSize: number | undefined;
+  readonly fields: readonly FieldInfo[];
+  readonly entries: ReadonlyArray<[string, BinType<any>]>;
+  readonly name: string;
+  readonly shape: F;
+
+  constructor(name: string, shape: F) {
+    super();
+    this.name = name;
+    this.shape = shape;
+    this.entries = Object.entries(shape);
+    let offset: number | undefined = 0;
+    const fields: FieldInfo[] = [];
+    for (const [name, t] of this.entries) {
+      const info: FieldInfo = { name, kind: t.kind, ...t.meta };
+      if (offset !== undefined) info.offset = offset;
+      if (t.fixedSize !== undefined) info.size = t.fixedSize;
+      fields.push(info);
+      offset = offset !== undefined && t.fixedSize !== undefined ? offset + t.fixedSize : undefined;
+    }
+    this.fields = fields;
+    this.fixedSize = offset;
+  }
+
+  read(r: BinaryReader): InferFields<F> & NodeMeta {
+    const start = r.pos;
+    const out: Record<string, unknown> = {};
+    for (const [name, t] of this.entries) {
+      r.enter(name);
+      out[name] = t.read(r);
+      r.leave();
+    }
+    out.$span = [start, r.pos];
+    return out as InferFields<F> & NodeMeta;
+  }
+
+  write(w: BinaryWriter, v: InferFields<F>): void {
+    for (const [name, t] of this.entries) t.write(w, (v as Record<string, unknown>)[name]);
+  }
+
+  override size(v: InferFields<F>): number {
+    if (this.fixedSize !== undefined) return this.fixedSize;
+    let n = 0;
+    for (const [name, t] of this.entries) n += t.size((v as Record<string, unknown>)[name]);
+    return n;
+  }
+
+  /** Field list with absolute byte ranges for one decoded value (for the inspector and hex view). */
+  layout(v: InferFields<F>, base: number): Array<FieldInfo & { span: Span }> {
+    let at = base;
+    return this.entries.map(([name, t], i) => {
+      const size = t.size((v as Record<string, unknown>)[name]);
+      const info = { ...this.fields[i]!, span: [at, at + size] as Span };
+      at += size;
+      return info;
+    });
+  }
+
+  /** Checks a new value for one field; returns a message when it must be refused. */
+  checkField(name: string, value: unknown): string | undefined {
+    const t = this.shape[name];
+    if (!t) return `unknown field ${name}`;
+    if (t.meta.readonly) return `${name} is computed when saving`;
+    return t.check(value);
+  }
+
+  /** A value with every field zero / empty (a starting point for "add"). */
+  blank(): InferFields<F> {
+    const out: Record<string, unknown> = {};
+    for (const [name, t] of this.entries) out[name] = blankOf(t);
+    return out as InferFields<F>;
+  }
+}
+
+function blankOf(t: BinType<any>): unknown {
+  if (t instanceof NumType) return 0;
+  if (t instanceof FloatTuple) return new Array<number>(t.n).fill(0);
+  if (t instanceof FixedBytes) return new Uint8Array(t.fixedSize);
+  if (t instanceof LenString || t instanceof CString) return '';
+  if (t instanceof FixedArray) return Array.from({ length: t.n }, () => blankOf(t.item));
+  if (t instanceof Struct) return t.blank();
+  return undefined;
+}
+
+export function struct<F extends FieldMap>(name: string, shape: F): Struct<F> {
+  return new Struct(name, shape);
+}

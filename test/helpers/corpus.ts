@@ -1,0 +1,27 @@
+/**
+ * Access to the shared corpus of real model files, which lives beside the repository
+ * (`../shared/corpus`) and is never copied into it. Tests that need it skip when it is absent;
+ * LODSMITH_CORPUS points elsewhere.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const corpusDir = process.env.LODSMITH_CORPUS ?? resolve(repoRoot, '../shared/corpus');
+export const hasCorpus = existsSync(join(corpusDir, 'MANIFEST.tsv'));
+
+/** Files of one corpus folder (e.g. `lodka`, `p3d_odol`), sorted; empty when the corpus is absent. */
+export function corpusFiles(folder: string): string[] {
+  const dir = join(corpusDir, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => !f.startsWith('.'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export function readBytes(file: string): Uint8Array {
+  const b = readFileSync(file);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}

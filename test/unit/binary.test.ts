@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { BinaryReader } from '../../shared/binary/reader.ts';
+import { BinaryWriter } from '../../shared/binary/writer.ts';
+import { decodeText, encodeText } from '../../shared/binary/text.ts';
+import { DecodeError } from '../../shared/errors.ts';
+import { bool, enumU8, f32, i16, lenString, struct, vec3 } from '../../shared/schema/schema.ts';
+
+describe('BinaryReader / BinaryWriter', () => {
+  it('round-trips every scalar type little-endian', () => {
+    const w = new BinaryWriter(4);
+    w.u8(250); w.i8(-5); w.u16(65000); w.i16(-30000); w.u32(4000000000); w.i32(-2000000000); w.f32(1.5); w.f64(-2.25);
+    w.lenString('abc'); w.cstring('z');
+    const b = w.finish();
+    expect(b.length).toBe(1 + 1 + 2 + 2 + 4 + 4 + 4 + 8 + 7 + 2);
+    const r = new BinaryReader(b);
+    expect([r.u8(), r.i8(), r.u16(), r.i16(), r.u32(), r.i32(), r.f32(), r.f64()]).toEqual([250, -5, 65000, -30000, 4000000000, -2000000000, 1.5, -2.25]);
+    expect(r.lenString()).toBe('abc');
+    expect(r.cstring()).toBe('z');
+    expect(r.atEnd).toBe(true);
+  });
+
+  it('reads bulk arrays from unaligned offsets into aligned typed arrays', () => {
+    const w = new BinaryWriter();
+    w.u8(1);
+    w.typed(new Float32Array([1, 2, 3]));
+    w.indexArray([1, 300, 2], 2);
+    const r = new BinaryReader(w.finish());
+    r.u8();
+    expect(Array.from(r.f32Array(3))).toEqual([1, 2, 3]);
+    expect(Array.from(r.indexArray(3, 2))).toEqual([1, 300, 2]);
+  });
+
+  it('reports offset and node path when data runs out', () => {
+    const r = new BinaryReader(new Uint8Array([1, 2, 3]));
+    r.enter('LOD1');
+    r.enter('MSH1[2]');
+    r.u16();
+    let err: unknown;
+    try {
+      r.u32();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as DecodeError).offset).toBe(2);
+    expect((err as DecodeError).path).toBe('LOD1/MSH1[2]');
+  });
+
+  it('refuses a count larger than the bytes left before allocating', () => {
+    const w = new BinaryWriter();
+    w.i32(0x7fffffff);
+    const r = new BinaryReader(w.finish());
+    expect(() => r.i32Count(12, 'vertex')).toThrow(/vertex count 2147483647/);
+    const r2 = new BinaryReader(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
+    expect(() => r2.i32Count(1, 'name')).toThrow(DecodeError);
+  });
+
+  it('sub-readers are bounded by their window', () => {
+    const r = new BinaryReader(new Uint8Array(10));
+    const s = r.sub(4, 'INF1');
+    s.u32();
+    expect(() => s.u8()).toThrow(/INF1/);
+    expect(r.pos).toBe(4);
+  });
+});
+
+describe('text codecs', () => {
+  it('cp1251 and latin1 are bijective over all bytes', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    for (const enc of ['latin1', 'cp1251'] as const) {
+      expect(Array.from(encodeText(decodeText(all, enc), enc))).toEqual(Array.from(all));
+    }
+    expect(decodeText(new Uint8Array([0xcf, 0xf0, 0xe8]), 'cp1251')).toBe('При');
+  });
+});
+
+describe('schema', () => {
+  const Light = struct('light', {
+    enabled: bool.note('on/off'),
+    style: enumU8(['spot', 'omni', 'parallel']),
+    position: vec3,
+    tag: i16,
+    name: lenString('cp1251'),
+    power: f32.range(0, 10),
+  });
+
+  it('decodes, encodes and sizes a record, and lists its fields with offsets', () => {
+    const v = { enabled: 1, style: 2, position: [1, 2, 3], tag: -1, name: 'Лампа', power: 2.5 };
+    const w = new BinaryWriter();
+    Light.write(w, v);
+    const bytes = w.finish();
+    expect(bytes.length).toBe(Light.size(v));
+    const back = Light.read(new BinaryReader(bytes));
+    expect(back).toMatchObject(v);
+    expect(back.$span).toEqual([0, bytes.length]);
+    expect(Light.fields.map((f) => [f.name, f.offset])).toEqual([
+      ['enabled', 0], ['style', 1], ['position', 2], ['tag', 14], ['name', 16], ['power', undefined],
+    ]);
+    expect(Light.fields[1]!.enumLabels).toEqual(['spot', 'omni', 'parallel']);
+    expect(Light.layout(v, 100).at(-1)!.span).toEqual([100 + 16 + 4 + 5, 100 + 16 + 4 + 5 + 4]);
+  });
+
+  it('refuses values out of range', () => {
+    expect(Light.checkField('tag', 40000)).toMatch(/between/);
+    expect(Light.checkField('power', 11)).toMatch(/at most 10/);
+    expect(Light.checkField('style', 1.5)).toMatch(/whole/);
+    expect(Light.checkField('power', 3)).toBeUndefined();
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * The typed contract between the main process (or the browser host) and the renderer:
+ * one invoke map (request -> response) and one event map (main -> renderer), channel names
+ * `domain:verb`. The preload and the host client are generated from these maps; the main side
+ * validates every request on arrival (see main/ipc/validate.ts).
+ *
+ * Everything here crosses a process boundary: plain data, typed arrays, no class instances.
+ */
+import type { EditCommand } from '../model/commands.ts';
+import type { Inspection, OutlineNode } from '../model/outline.ts';
+import type { NodePath } from '../model/path.ts';
+import type { Problem } from '../model/problems.ts';
+import type { Scene } from '../scene/scene.ts';
+import type { FormatId } from '../formats/registry.ts';
+
+export type DocId = string;
+
+/** What the renderer knows of an open document; sent after every change. */
+export interface DocSnapshot {
+  id: DocId;
+  /** Full path (Electron) or root-relative path (browser host). */
+  path: string;
+  fileName: string;
+  format: FormatId;
+  formatLabel: string;
+  version: number | string;
+  bytes: number;
+  outline: OutlineNode;
+  problems: Problem[];
+  dirty: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  undoLabel?: string;
+  redoLabel?: string;
+  /** Increments on every change; the renderer refetches the scene when it moves. */
+  revision: number;
+  /** The file changed on disk since it was opened or saved. */
+  changedOnDisk?: boolean;
+}
+
+/** A codec or file-system failure as the renderer shows it. */
+export interface AppError {
+  code: 'decode' | 'encode' | 'io' | 'invalid' | 'conflict' | 'not-found' | 'denied' | 'internal';
+  message: string;
+  /** Byte offset and node path from the codec, when known. */
+  offset?: number;
+  path?: string;
+  file?: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export interface FileEntry {
+  name: string;
+  path: string;
+  dir: boolean;
+  size?: number;
+}
+
+export interface SaveOptions {
+  /** Save even though the file changed on disk since it was opened. */
+  overwriteChanged?: boolean;
+}
+
+/** Request -> response for every invoke channel. */
+export interface InvokeMap {
+  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[] } };
+  'app:recent': { req: void; res: string[] };
+  /** Lists a folder (browser host: only inside the allowed roots). */
+  'fs:list': { req: { dir: string }; res: FileEntry[] };
+  /** Electron: native open dialog; browser host: not available (use fs:list). */
+  'dialog:open': { req: void; res: string[] };
+  'dialog:save': { req: { suggested: string }; res: string | null };
+
+  'doc:open': { req: { path: string }; res: DocSnapshot };
+  'doc:openSample': { req: void; res: DocSnapshot };
+  'doc:list': { req: void; res: DocSnapshot[] };
+  'doc:close': { req: { id: DocId }; res: void };
+  'doc:inspect': { req: { id: DocId; path: NodePath }; res: Inspection | null };
+  'doc:scene': { req: { id: DocId; lod?: string }; res: Scene };
+  /** Bytes of the original file (or the re-encoded document when dirty) in [start, end). */
+  'doc:bytes': { req: { id: DocId; start: number; end: number }; res: Uint8Array };
+  'doc:edit': { req: { id: DocId; command: EditCommand }; res: DocSnapshot };
+  /** Asks the codec for the command that adds a node of `kind` under `parent`. */
+  'doc:create': { req: { id: DocId; parent: NodePath; kind: string }; res: DocSnapshot };
+  'doc:undo': { req: { id: DocId }; res: DocSnapshot };
+  'doc:redo': { req: { id: DocId }; res: DocSnapshot };
+  'doc:save': { req: { id: DocId; options?: SaveOptions }; res: DocSnapshot };
+  'doc:saveAs': { req: { id: DocId; path: string }; res: DocSnapshot };
+  'doc:revert': { req: { id: DocId }; res: DocSnapshot };
+  /** Raw bytes of a node (chunk export). */
+  'doc:exportNode': { req: { id: DocId; path: NodePath }; res: Uint8Array };
+  /** Replaces a node with bytes the codec decodes as that node (chunk import). */
+  'doc:importNode': { req: { id: DocId; path: NodePath; bytes: Uint8Array }; res: DocSnapshot };
+  /** Writes a preview screenshot (PNG) into the document's screenshot block (LODka IMG1). */
+  'doc:screenshot': { req: { id: DocId; png: Uint8Array; name?: string }; res: DocSnapshot };
+  /** Bytes of a texture referenced by the model (embedded or found next to the file). */
+  'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
+  /** Exports the document (or one LOD) as glTF binary. */
+  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string }; res: void };
+}
+
+/** Main -> renderer events. */
+export interface EventMap {
+  /** A menu item or accelerator: `file:open`, `edit:undo`, `view:wireframe`... */
+  'menu:command': { command: string };
+  'doc:changed': DocSnapshot;
+  'doc:closed': { id: DocId };
+  /** Long work (open, save): fraction 0..1, or -1 when unknown. */
+  'doc:progress': { id?: DocId; task: string; fraction: number };
+  /** A file was opened from outside (command line, second instance, drag onto the dock icon). */
+  'app:openRequested': { path: string };
+}
+
+export type InvokeChannel = keyof InvokeMap;
+export type EventChannel = keyof EventMap;
+export type Req<C extends InvokeChannel> = InvokeMap[C]['req'];
+export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
+
+export const INVOKE_CHANNELS = [
+  'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
+  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:bytes',
+  'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
+  'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
+] as const satisfies readonly InvokeChannel[];
+
+export const EVENT_CHANNELS = [
+  'menu:command', 'doc:changed', 'doc:closed', 'doc:progress', 'app:openRequested',
+] as const satisfies readonly EventChannel[];
+
+/**
+ * The API the preload exposes as `window.lodsmith` (and the browser host client implements the
+ * same): invoke returns a Result so errors arrive as data with offset and path.
+ */
+export interface LodsmithApi {
+  invoke<C extends InvokeChannel>(channel: C, req: Req<C>): Promise<Result<Res<C>>>;
+  on<C extends EventChannel>(channel: C, listener: (payload: EventMap[C]) => void): () => void;
+}

@@ -98,6 +98,11 @@ export interface AnimationClip {
 export interface AnimationTrack {
   /** Index into skeleton.bones, or into nodes when `target` is 'node'. */
   bone: number;
+  /**
+   * Name of the bone or node the track drives. Standalone animation files (Grimrock
+   * `.animation`, Unigine `.anim`) bind by name when combined with a model.
+   */
+  targetName?: string;
   target?: 'bone' | 'node';
   /** Key times in seconds. */
   times: Float32Array;

@@ -1,8 +1,9 @@
 /** Registers every codec. Import this module once to make all formats available. */
 import { registerFormat } from './registry.ts';
+import { grimrockAnimationCodec, grimrockModelCodec } from './grimrock/index.ts';
 
 export * from './registry.ts';
 
 // Each format folder exports its codec; add new ones here.
-const codecs: Parameters<typeof registerFormat>[0][] = [];
+const codecs: Parameters<typeof registerFormat>[0][] = [grimrockModelCodec, grimrockAnimationCodec];
 for (const c of codecs) registerFormat(c);

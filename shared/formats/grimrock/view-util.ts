@@ -1,0 +1,71 @@
+/**
+ * Small helpers the Grimrock and Unigine codecs share for their inspector and outline views:
+ * turning a schema record into inspector rows, summarising typed arrays so they stay JSON-safe,
+ * and the column-major matrix maths the scene mappings need.
+ */
+import type { Span } from '../../binary/reader.ts';
+import type { InspectField } from '../../model/outline.ts';
+import type { NodePath } from '../../model/path.ts';
+import type { FieldInfo, FieldKind, Struct } from '../../schema/schema.ts';
+
+/** A JSON-safe stand-in for an inspector value (typed arrays become a short summary). */
+export function jsonSafe(v: unknown): unknown {
+  if (ArrayBuffer.isView(v)) {
+    const a = v as unknown as ArrayLike<number> & { constructor: { name: string } };
+    const head = Array.from({ length: Math.min(8, a.length) }, (_, i) => a[i]);
+    return { type: a.constructor.name, length: a.length, head };
+  }
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  return v;
+}
+
+/** Inspector rows for a record decoded with a schema struct (spans when the record has one). */
+export function structFields(s: Struct<any>, value: Record<string, unknown>, path: NodePath, span?: Span): InspectField[] {
+  const base = span?.[0];
+  const layout = base !== undefined ? s.layout(value as never, base) : undefined;
+  return s.fields.map((f, i) => ({
+    ...f,
+    path: [...path, f.name],
+    value: jsonSafe(value[f.name]),
+    ...(layout ? { span: layout[i]!.span } : {}),
+  }));
+}
+
+/** One hand-described inspector row (for fields outside a schema record). */
+export function field(
+  name: string,
+  kind: FieldKind,
+  path: NodePath,
+  value: unknown,
+  meta: Partial<FieldInfo> & { span?: Span } = {},
+): InspectField {
+  return { name, kind, path, value: jsonSafe(value), ...meta };
+}
+
+/** Column-major 4x4 product a * b. */
+export function mul4(a: readonly number[], b: readonly number[]): number[] {
+  const o = new Array<number>(16).fill(0);
+  for (let c = 0; c < 4; c++) {
+    for (let r = 0; r < 4; r++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[k * 4 + r]! * b[c * 4 + k]!;
+      o[c * 4 + r] = s;
+    }
+  }
+  return o;
+}
+
+/** Column-major matrix from translation, rotation quaternion (x, y, z, w) and scale. */
+export function composeTRS(t: ArrayLike<number>, q: ArrayLike<number>, s: ArrayLike<number>): number[] {
+  const [x, y, z, w] = [q[0]!, q[1]!, q[2]!, q[3]!];
+  const [sx, sy, sz] = [s[0]!, s[1]!, s[2]!];
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  return [
+    (1 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx, 0,
+    (xy - wz) * sy, (1 - (xx + zz)) * sy, (yz + wx) * sy, 0,
+    (xz + wy) * sz, (yz - wx) * sz, (1 - (xx + yy)) * sz, 0,
+    t[0]!, t[1]!, t[2]!, 1,
+  ];
+}

@@ -1,0 +1,670 @@
+/**
+ * The document service: every open model file, its undo history and its saving. Pure Node (no
+ * Electron), so the desktop app and the browser host run the very same code; the IPC layer
+ * (main/ipc/handlers.ts) only translates channels to these methods.
+ *
+ * A document keeps the bytes it was opened from (for the hex view, change detection and the
+ * lossless encoder's `$raw` spans), the decoded tree, and two stacks of edit commands. Every
+ * mutation goes through {@link EditCommand}s, so undo, redo, the dirty marker and the snapshot
+ * revision all come from one stream.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions } from '../../shared/ipc/contract.ts';
+import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
+import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
+import { markDirty } from '../../shared/model/lossless.ts';
+import type { Inspection } from '../../shared/model/outline.ts';
+import { getAt, type NodePath } from '../../shared/model/path.ts';
+import type { Problem } from '../../shared/model/problems.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
+import { AppErrorException, fail, toAppError } from './app-error.ts';
+import { atomicWriteFile, type AtomicIo } from './atomic-save.ts';
+import { LocalPaths, type PathPolicy } from './path-policy.ts';
+import { RecentFiles } from './recent.ts';
+import { screenshotCommand } from './screenshot.ts';
+
+/** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
+export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
+
+/** Writes a scene as glTF binary (provided by the glTF exporter; optional so tests can leave it out). */
+export type GltfWriter = (scene: Scene, name: string) => Uint8Array | Promise<Uint8Array>;
+
+export interface DocumentServiceOptions {
+  /** Folder for the recent list and the sample's working copy. */
+  configDir: string;
+  paths?: PathPolicy;
+  emit?: Emit;
+  /** The bundled sample model; `doc:openSample` opens a working copy of it. */
+  samplePath?: string | null;
+  gltf?: GltfWriter;
+  /** Files larger than this are refused before reading (default 1 GiB). */
+  maxFileBytes?: number;
+  /** For tests: replace file operations of the save. */
+  io?: Partial<AtomicIo>;
+}
+
+interface HistoryEntry {
+  /** The command as applied (the last one, for merged drags). */
+  command: EditCommand;
+  inverse: EditCommand;
+  label: string;
+  /** Identifies the document state after this entry; the save point refers to it. */
+  seq: number;
+}
+
+interface DiskState {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
+
+interface OpenDocument {
+  id: DocId;
+  abs: string;
+  codec: FormatCodec;
+  tree: object;
+  /** Bytes as last read from or written to disk. */
+  original: Uint8Array;
+  disk: DiskState | null;
+  undo: HistoryEntry[];
+  redo: HistoryEntry[];
+  /** `seq` of the state that matches the disk (0: the state as opened). */
+  savedSeq: number;
+  revision: number;
+  /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
+  encoded?: { revision: number; bytes: Uint8Array };
+  /** Serialises operations on one document (a save never interleaves with an edit). */
+  queue: Promise<unknown>;
+}
+
+const READ_CHUNK = 4 << 20;
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function labelOf(cmd: EditCommand): string {
+  if (cmd.label) return cmd.label;
+  switch (cmd.op) {
+    case 'set': return `Set ${String(cmd.path[cmd.path.length - 1] ?? 'value')}`;
+    case 'insert': return 'Add';
+    case 'remove': return 'Remove';
+    case 'move': return 'Move';
+    case 'batch': return 'Edit';
+  }
+}
+
+/** Owns every open document of one app instance (one window, or one browser host). */
+export class DocumentService {
+  readonly recent: RecentFiles;
+  readonly paths: PathPolicy;
+  private readonly opts: DocumentServiceOptions;
+  private readonly docs = new Map<DocId, OpenDocument>();
+  private nextId = 1;
+  private nextSeq = 1;
+
+  constructor(opts: DocumentServiceOptions) {
+    this.opts = opts;
+    this.paths = opts.paths ?? new LocalPaths();
+    this.recent = new RecentFiles(opts.configDir);
+  }
+
+  private emit: Emit = (channel, payload) => {
+    try {
+      this.opts.emit?.(channel, payload);
+    } catch {
+      // A window that closed mid-operation must not fail the operation.
+    }
+  };
+
+  private get(id: DocId): OpenDocument {
+    const d = this.docs.get(id);
+    if (!d) fail('not-found', `No open document ${JSON.stringify(id)} (it may have been closed)`);
+    return d;
+  }
+
+  /** Runs `fn` after every earlier operation on the document has finished. */
+  private serial<T>(d: OpenDocument, fn: () => Promise<T>): Promise<T> {
+    const run = d.queue.then(fn, fn);
+    d.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private dirty(d: OpenDocument): boolean {
+    return (d.undo[d.undo.length - 1]?.seq ?? 0) !== d.savedSeq;
+  }
+
+  private async readWithProgress(abs: string, id: DocId | undefined): Promise<{ bytes: Uint8Array; disk: DiskState }> {
+    const fh = await openFile(abs, 'r');
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) fail('invalid', `Not a regular file: ${this.paths.display(abs)}`);
+      const max = this.opts.maxFileBytes ?? 1 << 30;
+      if (st.size > max) fail('invalid', `The file is too large to open (${st.size} bytes; the limit is ${max})`);
+      const bytes = new Uint8Array(st.size);
+      let off = 0;
+      while (off < st.size) {
+        const { bytesRead } = await fh.read(bytes, off, Math.min(READ_CHUNK, st.size - off), off);
+        if (bytesRead === 0) break; // truncated while reading: decode sees the short file
+        off += bytesRead;
+        this.emit('doc:progress', { id, task: 'read', fraction: off / st.size });
+      }
+      const data = off === st.size ? bytes : bytes.subarray(0, off);
+      return { bytes: data, disk: { mtimeMs: st.mtimeMs, size: off, hash: sha256(data) } };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string): object {
+    try {
+      return codec.decode(bytes, { fileName });
+    } catch (e) {
+      const err = toAppError(e, fileName);
+      // Anything but a DecodeError is a codec bug, but still reported, never a crash.
+      throw new AppErrorException(err.code === 'internal' ? { ...err, code: 'decode', message: `Could not read ${fileName}: ${err.message}` } : err);
+    }
+  }
+
+  private detect(bytes: Uint8Array, fileName: string): FormatCodec {
+    const codec = detectFormat(bytes, fileName);
+    if (!codec) fail('decode', `${fileName} is not a model file LodSmith knows (unrecognised header)`, { offset: 0, path: '', file: fileName });
+    return codec;
+  }
+
+  /** Opens a file (or returns the document already open for it). */
+  async open(userPath: string): Promise<DocSnapshot> {
+    const abs = await this.paths.resolve(userPath, 'read');
+    for (const d of this.docs.values()) if (d.abs === abs) return this.snapshot(d);
+    const display = this.paths.display(abs);
+    let read: { bytes: Uint8Array; disk: DiskState };
+    try {
+      read = await this.readWithProgress(abs, undefined);
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, display));
+    }
+    const fileName = basename(abs);
+    const codec = this.detect(read.bytes, fileName);
+    this.emit('doc:progress', { task: 'decode', fraction: -1 });
+    const tree = this.decodeAs(codec, read.bytes, fileName);
+    this.emit('doc:progress', { task: 'decode', fraction: 1 });
+    const id = `doc-${this.nextId++}`;
+    const d: OpenDocument = {
+      id, abs, codec, tree, original: read.bytes, disk: read.disk,
+      undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(),
+    };
+    this.docs.set(id, d);
+    await this.recent.add(display);
+    return this.snapshot(d);
+  }
+
+  /** Opens a working copy of the bundled sample (so edits never touch the bundled file). */
+  async openSample(): Promise<DocSnapshot> {
+    const src = this.opts.samplePath;
+    if (!src) fail('not-found', 'This build has no bundled sample model');
+    const copy = join(this.opts.configDir, 'sample', basename(src));
+    for (const d of this.docs.values()) if (d.abs === copy) return this.snapshot(d);
+    try {
+      await mkdir(dirname(copy), { recursive: true });
+      await stat(copy).catch(async () => copyFile(src, copy));
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, src));
+    }
+    return this.open(this.paths.display(copy));
+  }
+
+  /** Where `doc:openSample` keeps its working copy (null without a sample). */
+  samplePath(): string | null {
+    const src = this.opts.samplePath;
+    return src ? join(this.opts.configDir, 'sample', basename(src)) : null;
+  }
+
+  async list(): Promise<DocSnapshot[]> {
+    return Promise.all([...this.docs.values()].map((d) => this.snapshot(d)));
+  }
+
+  async close(id: DocId): Promise<void> {
+    const d = this.get(id);
+    await this.serial(d, async () => undefined);
+    this.docs.delete(id);
+    this.emit('doc:closed', { id });
+  }
+
+  /** The renderer's view of a document, with problems and whether the disk changed under it. */
+  private async snapshot(d: OpenDocument): Promise<DocSnapshot> {
+    let problems: Problem[];
+    try {
+      problems = d.codec.validate(d.tree);
+    } catch (e) {
+      problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
+    }
+    let outline;
+    try {
+      outline = d.codec.outline(d.tree);
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'internal', message: `Could not build the structure tree: ${toAppError(e).message}` });
+    }
+    let version: number | string = '';
+    try {
+      version = d.codec.info(d.tree, d.original.length).version;
+    } catch {
+      /* shown as unknown */
+    }
+    const top = d.undo[d.undo.length - 1];
+    const next = d.redo[d.redo.length - 1];
+    return {
+      id: d.id,
+      path: this.paths.display(d.abs),
+      fileName: basename(d.abs),
+      format: d.codec.id,
+      formatLabel: d.codec.label,
+      version,
+      bytes: d.original.length,
+      outline,
+      problems,
+      dirty: this.dirty(d),
+      canUndo: d.undo.length > 0,
+      canRedo: d.redo.length > 0,
+      ...(top ? { undoLabel: top.label } : {}),
+      ...(next ? { redoLabel: next.label } : {}),
+      revision: d.revision,
+      changedOnDisk: await this.changedOnDisk(d),
+    };
+  }
+
+  private async changedOnDisk(d: OpenDocument): Promise<boolean> {
+    if (!d.disk) return false;
+    try {
+      const st = await stat(d.abs);
+      return st.size !== d.disk.size || st.mtimeMs !== d.disk.mtimeMs;
+    } catch {
+      return true;
+    }
+  }
+
+  /** True when the file's content differs from what we last read or wrote (a touch alone is not a change). */
+  private async contentChanged(d: OpenDocument): Promise<boolean> {
+    if (!d.disk) return false;
+    let st;
+    try {
+      st = await stat(d.abs);
+    } catch {
+      return true; // deleted or moved away
+    }
+    if (st.size === d.disk.size && st.mtimeMs === d.disk.mtimeMs) return false;
+    if (st.size !== d.disk.size) return true;
+    try {
+      return sha256(new Uint8Array(await readFile(d.abs))) !== d.disk.hash;
+    } catch {
+      return true;
+    }
+  }
+
+  private async changed(d: OpenDocument): Promise<DocSnapshot> {
+    d.revision++;
+    const snap = await this.snapshot(d);
+    this.emit('doc:changed', snap);
+    return snap;
+  }
+
+  async getSnapshot(id: DocId): Promise<DocSnapshot> {
+    return this.snapshot(this.get(id));
+  }
+
+  inspect(id: DocId, path: NodePath): Inspection | null {
+    const d = this.get(id);
+    try {
+      return d.codec.inspect(d.tree, path) ?? null;
+    } catch (e) {
+      throw new AppErrorException(toAppError(e));
+    }
+  }
+
+  scene(id: DocId, lod?: string): Scene {
+    const d = this.get(id);
+    try {
+      return d.codec.toScene(d.tree, lod === undefined ? {} : { lod });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), message: `Could not build the 3D preview: ${toAppError(e).message}` });
+    }
+  }
+
+  /** The document as it would be saved now (the original bytes while clean). */
+  private currentBytes(d: OpenDocument): Uint8Array {
+    if (!this.dirty(d)) return d.original;
+    if (d.encoded?.revision === d.revision) return d.encoded.bytes;
+    let bytes: Uint8Array;
+    try {
+      bytes = d.codec.encode(d.tree);
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, basename(d.abs)));
+    }
+    d.encoded = { revision: d.revision, bytes };
+    return bytes;
+  }
+
+  /** Bytes [start, end) of the document as it would be saved now. */
+  bytes(id: DocId, start: number, end: number): Uint8Array {
+    const all = this.currentBytes(this.get(id));
+    const s = Math.max(0, Math.min(all.length, Math.floor(start)));
+    const e = Math.max(s, Math.min(all.length, Math.floor(end)));
+    return all.slice(s, e);
+  }
+
+  /** Applies an edit (refused edits leave the document untouched) and records it for undo. */
+  async edit(id: DocId, command: EditCommand): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      this.applyEdit(d, command);
+      return this.changed(d);
+    });
+  }
+
+  private applyEdit(d: OpenDocument, command: EditCommand): void {
+    let refused: string | undefined;
+    try {
+      refused = d.codec.checkEdit?.(d.tree, command);
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
+    }
+    if (refused) fail('invalid', refused, { path: JSON.stringify(command.op === 'batch' ? [] : command.path) });
+    let inverse: EditCommand;
+    try {
+      inverse = applyCommand(d.tree, command);
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
+    }
+    const top = d.undo[d.undo.length - 1];
+    // A drag sends many sets on one path: one undo step, unless the save point sits between them.
+    if (top && d.redo.length === 0 && top.seq !== d.savedSeq && canMerge(top.command, command)) {
+      top.command = command;
+      top.seq = this.nextSeq++;
+    } else {
+      d.undo.push({ command, inverse, label: labelOf(command), seq: this.nextSeq++ });
+    }
+    d.redo = [];
+  }
+
+  /** Adds a node of `kind` under `parent`, as the codec builds it. */
+  async create(id: DocId, parent: NodePath, kind: string): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      if (!d.codec.create) fail('invalid', `${d.codec.label} files cannot add nodes here`);
+      let cmd: EditCommand | undefined;
+      try {
+        cmd = d.codec.create(d.tree, parent, kind);
+      } catch (e) {
+        throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
+      }
+      if (!cmd) fail('invalid', `Cannot add ${kind} here`, { path: JSON.stringify(parent) });
+      this.applyEdit(d, { ...cmd, label: cmd.label ?? `Add ${kind}` });
+      return this.changed(d);
+    });
+  }
+
+  async undo(id: DocId): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const e = d.undo.pop();
+      if (!e) fail('invalid', 'Nothing to undo');
+      try {
+        applyCommand(d.tree, e.inverse);
+      } catch (err) {
+        d.undo.push(e);
+        throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Undo failed: ${toAppError(err).message}` });
+      }
+      d.redo.push(e);
+      return this.changed(d);
+    });
+  }
+
+  async redo(id: DocId): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const e = d.redo.pop();
+      if (!e) fail('invalid', 'Nothing to redo');
+      try {
+        e.inverse = applyCommand(d.tree, e.command);
+      } catch (err) {
+        d.redo.push(e);
+        throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Redo failed: ${toAppError(err).message}` });
+      }
+      d.undo.push(e);
+      return this.changed(d);
+    });
+  }
+
+  /**
+   * Encodes, proves the result decodes, and writes it atomically with a backup. Refuses with
+   * 'conflict' when the file changed on disk since it was read, unless told to overwrite.
+   */
+  private async writeDocument(d: OpenDocument, abs: string): Promise<void> {
+    const name = basename(abs);
+    this.emit('doc:progress', { id: d.id, task: 'save', fraction: -1 });
+    const bytes = this.currentBytes(d);
+    let reread: object | undefined;
+    await atomicWriteFile(abs, bytes, {
+      io: this.opts.io,
+      verify: (written) => {
+        try {
+          reread = d.codec.decode(written, { fileName: name });
+        } catch (e) {
+          const err = toAppError(e, name);
+          throw new AppErrorException({
+            ...err,
+            code: 'encode',
+            message: `Not saved: the encoded file would not open again (${err.message}). The file on disk is unchanged.`,
+          });
+        }
+      },
+    });
+    const st = await stat(abs);
+    d.abs = abs;
+    d.original = bytes;
+    d.disk = { mtimeMs: st.mtimeMs, size: st.size, hash: sha256(bytes) };
+    // The re-read tree's spans match the new file, so the hex view and `$raw` stay exact.
+    if (reread) d.tree = reread;
+    d.encoded = undefined;
+    d.savedSeq = d.undo[d.undo.length - 1]?.seq ?? 0;
+    this.emit('doc:progress', { id: d.id, task: 'save', fraction: 1 });
+  }
+
+  async save(id: DocId, options: SaveOptions = {}): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const display = this.paths.display(d.abs);
+      await this.paths.resolve(display, 'write');
+      if (!options.overwriteChanged && (await this.contentChanged(d))) {
+        fail('conflict', `${basename(d.abs)} changed on disk since it was opened. Save anyway to overwrite it, or revert to load the version on disk.`, { file: display });
+      }
+      await this.writeDocument(d, d.abs);
+      await this.recent.add(display);
+      return this.changed(d);
+    });
+  }
+
+  async saveAs(id: DocId, userPath: string): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const abs = await this.paths.resolve(userPath, 'write');
+      for (const other of this.docs.values()) {
+        if (other !== d && other.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
+      }
+      await this.writeDocument(d, abs);
+      await this.recent.add(this.paths.display(abs));
+      return this.changed(d);
+    });
+  }
+
+  /** Reloads the file from disk, dropping edits and history. */
+  async revert(id: DocId): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const display = this.paths.display(d.abs);
+      let read;
+      try {
+        read = await this.readWithProgress(d.abs, d.id);
+      } catch (e) {
+        throw new AppErrorException(toAppError(e, display));
+      }
+      const codec = this.detect(read.bytes, basename(d.abs));
+      const tree = this.decodeAs(codec, read.bytes, basename(d.abs));
+      Object.assign(d, { codec, tree, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
+      return this.changed(d);
+    });
+  }
+
+  /**
+   * A fresh decode of the document as it would be saved now: spans and `$raw` then describe
+   * exactly those bytes, whatever was edited.
+   */
+  private freshCopy(d: OpenDocument): { bytes: Uint8Array; tree: object } {
+    const bytes = this.currentBytes(d);
+    return { bytes, tree: this.decodeAs(d.codec, bytes, basename(d.abs)) };
+  }
+
+  private static nodeBytes(tree: object, bytes: Uint8Array, path: NodePath): Uint8Array | undefined {
+    const node = getAt(tree, path) as { $raw?: unknown; $span?: unknown } | undefined;
+    if (!node || typeof node !== 'object') return undefined;
+    if (node.$raw instanceof Uint8Array) return node.$raw.slice();
+    const span = node.$span;
+    if (Array.isArray(span) && typeof span[0] === 'number' && typeof span[1] === 'number' && span[0] <= span[1] && span[1] <= bytes.length) {
+      return bytes.slice(span[0], span[1]);
+    }
+    return undefined;
+  }
+
+  /** The bytes a node occupies in the file (chunk export). */
+  exportNode(id: DocId, path: NodePath): Uint8Array {
+    const d = this.get(id);
+    const { bytes, tree } = this.freshCopy(d);
+    const out = DocumentService.nodeBytes(tree, bytes, path);
+    if (!out) fail('invalid', `The node at ${JSON.stringify(path)} has no byte range of its own to export`, { path: JSON.stringify(path) });
+    return out;
+  }
+
+  /**
+   * Replaces a node with bytes decoded as that node (chunk import). The bytes are spliced in as
+   * the node's raw bytes, the file re-encoded and decoded again, and the node that comes out must
+   * carry exactly the imported bytes; only then is it put in place with an undoable `set`.
+   */
+  async importNode(id: DocId, path: NodePath, bytes: Uint8Array): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const where = JSON.stringify(path);
+      if (path.length === 0) fail('invalid', 'Open the file instead of importing over the whole document');
+      const scratch = this.freshCopy(d).tree;
+      const node = getAt(scratch, path) as { $raw?: Uint8Array } | undefined;
+      if (!node || typeof node !== 'object' || !('$raw' in node)) fail('invalid', `The node at ${where} cannot be replaced by raw bytes`, { path: where });
+      node.$raw = bytes;
+      markDirty(scratch, path.slice(0, -1));
+      let check: object;
+      try {
+        const encoded = d.codec.encode(scratch);
+        check = d.codec.decode(encoded, { fileName: basename(d.abs) });
+      } catch (e) {
+        const err = toAppError(e);
+        throw new AppErrorException({ ...err, code: err.code === 'internal' ? 'invalid' : err.code, message: `The imported bytes do not fit at ${where}: ${err.message}` });
+      }
+      const replaced = getAt(check, path) as { $raw?: Uint8Array } | undefined;
+      const got = replaced && typeof replaced === 'object' ? replaced.$raw : undefined;
+      if (!got || got.length !== bytes.length || got.some((b, i) => b !== bytes[i])) {
+        fail('invalid', `The imported bytes do not decode as the node at ${where}`, { path: where });
+      }
+      this.applyEdit(d, { op: 'set', path, value: replaced, label: `Import ${String(path[path.length - 1])}` });
+      return this.changed(d);
+    });
+  }
+
+  /** Stores a preview screenshot in the document's screenshot block, as an undoable edit. */
+  async screenshot(id: DocId, png: Uint8Array, name?: string): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const cmd = screenshotCommand(d.codec.id, d.tree, png, name);
+      if (!cmd) fail('invalid', `${d.codec.label} files have no screenshot block`);
+      this.applyEdit(d, cmd);
+      return this.changed(d);
+    });
+  }
+
+  /**
+   * A texture the model references: embedded in the file, or an image with that file name in the
+   * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
+   * in a model can never reach outside the model's folder.
+   */
+  async texture(id: DocId, name: string): Promise<Uint8Array | null> {
+    const d = this.get(id);
+    try {
+      const scene = d.codec.toScene(d.tree, {});
+      const m = scene.materials.find((x) => x.texture === name && x.textureData);
+      if (m?.textureData) return m.textureData;
+    } catch {
+      /* fall back to files */
+    }
+    const base = name.split(/[\\/]/).pop() ?? '';
+    if (!base || base === '.' || base === '..') return null;
+    const dir = dirname(d.abs);
+    for (const folder of [dir, join(dir, 'textures')]) {
+      let entries: FileEntry[];
+      try {
+        entries = await this.paths.list(this.paths.display(folder));
+      } catch {
+        continue;
+      }
+      const hit = entries.find((e) => !e.dir && e.name.toLowerCase() === base.toLowerCase());
+      if (hit) {
+        try {
+          const abs = await this.paths.resolve(hit.path, 'read');
+          return new Uint8Array(await readFile(abs));
+        } catch {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Writes the document's scene as a .glb file. */
+  async exportGltf(id: DocId, userPath: string, lod?: string): Promise<void> {
+    const d = this.get(id);
+    if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
+    const abs = await this.paths.resolve(userPath, 'write');
+    const scene = this.scene(id, lod);
+    let glb: Uint8Array;
+    try {
+      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''));
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
+    }
+    await atomicWriteFile(abs, glb, { io: this.opts.io });
+  }
+
+  async listDir(userDir: string): Promise<FileEntry[]> {
+    try {
+      return await this.paths.list(userDir);
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, userDir));
+    }
+  }
+
+  /** The recent list, without entries that no longer resolve (moved, deleted, outside the roots). */
+  async recentFiles(): Promise<string[]> {
+    const out: string[] = [];
+    for (const p of await this.recent.get()) {
+      try {
+        await stat(await this.paths.resolve(p, 'read'));
+        out.push(p);
+      } catch {
+        /* not shown */
+      }
+    }
+    return out;
+  }
+
+  /** The AppError for anything a method threw (used by the IPC layer). */
+  static errorOf(e: unknown): AppError {
+    return toAppError(e);
+  }
+}

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chmod, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { atomicWriteFile } from '../../main/documents/atomic-save.ts';
+import { AppErrorException } from '../../main/documents/app-error.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lodsmith-atomic-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const bytes = (...b: number[]) => new Uint8Array(b);
+
+async function rejection(p: Promise<unknown>): Promise<AppErrorException> {
+  const e = await p.then(() => undefined, (err: unknown) => err);
+  expect(e).toBeInstanceOf(AppErrorException);
+  return e as AppErrorException;
+}
+
+describe('atomicWriteFile', () => {
+  it('creates a new file without a backup', async () => {
+    const f = join(dir, 'new.bin');
+    const r = await atomicWriteFile(f, bytes(1, 2, 3));
+    expect(r).toEqual({ path: f, backup: null });
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1, 2, 3));
+    expect(await readdir(dir)).toEqual(['new.bin']);
+  });
+
+  it('replaces a file, keeps the previous version as .bak and keeps the mode', async () => {
+    const f = join(dir, 'm.bin');
+    await writeFile(f, bytes(1));
+    await chmod(f, 0o640);
+    await atomicWriteFile(f, bytes(2));
+    await atomicWriteFile(f, bytes(3));
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(3));
+    expect(new Uint8Array(await readFile(f + '.bak'))).toEqual(bytes(2));
+    expect((await stat(f)).mode & 0o777).toBe(0o640);
+    expect((await readdir(dir)).sort()).toEqual(['m.bin', 'm.bin.bak']);
+  });
+
+  it('writes through a symlink and keeps the link', async () => {
+    const real = join(dir, 'real.bin');
+    const link = join(dir, 'link.bin');
+    await writeFile(real, bytes(1));
+    await symlink(real, link);
+    const r = await atomicWriteFile(link, bytes(9));
+    expect(r.path).toBe(await fsp.realpath(real));
+    expect(await readlink(link)).toBe(real);
+    expect(new Uint8Array(await readFile(real))).toEqual(bytes(9));
+  });
+
+  it('aborts when verification throws, leaving the original and no temp files', async () => {
+    const f = join(dir, 'm.bin');
+    await writeFile(f, bytes(1));
+    const err = await rejection(atomicWriteFile(f, bytes(2), { verify: () => { throw new Error('does not decode'); } }));
+    expect(err.appError.message).toContain('does not decode');
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    expect(await readdir(dir)).toEqual(['m.bin']);
+  });
+
+  it('passes the bytes read back from disk to verify', async () => {
+    const seen: Uint8Array[] = [];
+    await atomicWriteFile(join(dir, 'v.bin'), bytes(4, 5), { verify: (b) => void seen.push(b) });
+    expect(seen).toEqual([bytes(4, 5)]);
+  });
+
+  it('a failed final rename leaves the original and cleans up', async () => {
+    const f = join(dir, 'm.bin');
+    await writeFile(f, bytes(1));
+    const rename: typeof fsp.rename = async (a, b) => {
+      if (String(b) === f) throw Object.assign(new Error('io'), { code: 'EIO' });
+      return fsp.rename(a, b);
+    };
+    const err = await rejection(atomicWriteFile(f, bytes(2), { io: { rename } }));
+    expect(err.appError).toMatchObject({ code: 'io' });
+    expect(err.appError.message).toContain('previous version is unchanged');
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    expect((await readdir(dir)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses a folder as target and a missing folder with clear errors', async () => {
+    expect((await rejection(atomicWriteFile(dir, bytes(1)))).appError.code).toBe('invalid');
+    const missing = await rejection(atomicWriteFile(join(dir, 'gone', 'x.bin'), bytes(1)));
+    expect(missing.appError.code).toBe('not-found');
+    expect(missing.appError.message).toContain('gone');
+  });
+
+  // Root may write anything, so there is nothing to prove when running as root.
+  it.skipIf(process.getuid?.() === 0)('refuses a read-only file', async () => {
+    const f = join(dir, 'ro.bin');
+    await writeFile(f, bytes(1));
+    await chmod(f, 0o444);
+    expect((await rejection(atomicWriteFile(f, bytes(2)))).appError.code).toBe('denied');
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Timing helpers: every figure is the median of several timed runs after warm-up, and a run that
+ * is too short for the clock repeats its work until it lasts long enough to be measured.
+ */
+
+/** How many runs a figure is made of. */
+export interface TimingPlan {
+  /** Untimed runs first, so the JIT has compiled the hot paths. */
+  warmup: number;
+  /** Timed runs; the median is reported. */
+  runs: number;
+  /** A timed run repeats its work until at least this long (small inputs). */
+  minRunMs: number;
+}
+
+/** The plan of a normal run and of `--quick`. */
+export const FULL_PLAN: TimingPlan = { warmup: 2, runs: 7, minRunMs: 60 };
+export const QUICK_PLAN: TimingPlan = { warmup: 1, runs: 3, minRunMs: 20 };
+
+/** Median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of nothing');
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Median seconds of one call of `fn`. The result of every call is kept in a sink so the optimiser
+ * cannot drop the work.
+ */
+export function timeIt(fn: () => unknown, plan: TimingPlan): number {
+  const sink: unknown[] = [];
+  for (let i = 0; i < plan.warmup; i++) sink[0] = fn();
+  const samples: number[] = [];
+  for (let r = 0; r < plan.runs; r++) {
+    let reps = 0;
+    const t0 = performance.now();
+    let t1: number;
+    do {
+      sink[0] = fn();
+      reps++;
+      t1 = performance.now();
+    } while (t1 - t0 < plan.minRunMs);
+    samples.push((t1 - t0) / 1000 / reps);
+  }
+  if (sink.length === 0) throw new Error('unreachable');
+  return median(samples);
+}
+
+/** Throughput in MB/s (10^6 bytes) of `bytes` processed in `seconds`. */
+export function mbPerSecond(bytes: number, seconds: number): number {
+  return seconds > 0 ? bytes / 1e6 / seconds : Infinity;
+}
+
+/**
+ * The memcpy baseline: copying a typed array of `bytes` bytes into another, in this process, now.
+ * Every throughput is also printed as a ratio to it, so figures from different machines compare.
+ */
+export function memcpyMbPerSecond(bytes: number, plan: TimingPlan): number {
+  const n = Math.max(1, bytes);
+  const src = new Uint8Array(n);
+  for (let i = 0; i < n; i += 4096) src[i] = i & 0xff;
+  const dst = new Uint8Array(n);
+  const seconds = timeIt(() => {
+    dst.set(src);
+    return dst;
+  }, plan);
+  return mbPerSecond(n, seconds);
+}

@@ -1,0 +1,107 @@
+/**
+ * `npm run bench`: codec and compression throughput, peak memory, and the targets they are held
+ * to, on the real corpus and on large generated files. `--quick` for a short run (fewer timed
+ * runs, generated inputs at a tenth of their size), `--json` for machine output, `--only <ids>`
+ * (comma separated formats, or `compression`) to restrict.
+ *
+ * Every throughput is printed beside a memcpy baseline of the same size measured in the same run,
+ * and LZO decompression beside liblzo2 on the same stream, so the ratios mean something on any
+ * machine. Results also go to bench/results/latest.json (not committed).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { formatById, type FormatCodec, type FormatId } from '../shared/formats/index.ts';
+import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
+import { benchCodec } from './lib/codecs.ts';
+import { benchCompression } from './lib/compression.ts';
+import { FORMAT_IDS } from './lib/inputs.ts';
+import { measureFirstFrame } from './lib/preview-hook.ts';
+import { renderTable, type Row } from './lib/report.ts';
+import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
+
+interface Args {
+  json: boolean;
+  quick: boolean;
+  only: string[];
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { json: false, quick: false, only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') args.json = true;
+    else if (a === '--quick') args.quick = true;
+    else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,...]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+function registered(id: FormatId): FormatCodec | undefined {
+  try {
+    return formatById(id);
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
+  // Progress goes to stderr so `--json` output stays clean.
+  const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+  const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
+  const rows: Row[] = [];
+  const started = new Date();
+
+  const env = {
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGB: Math.round(totalmem() / 1e9),
+    quick: args.quick,
+    plan,
+    corpus: hasCorpus ? 'present' : 'absent (real-file rows skipped)',
+  };
+  log(`${env.cpu}, ${env.cores} cores, node ${env.node}, ${args.quick ? 'quick' : 'full'} run`);
+
+  for (const size of [1 << 20, 64 << 20]) {
+    rows.push({ section: 'baseline', subject: 'memcpy', input: 'typed array copy', bytes: size, metric: 'copy', value: memcpyMbPerSecond(size, plan), unit: 'MB/s', vsMemcpy: 1, verdict: '-' });
+  }
+
+  if (wants('compression')) {
+    const size = args.quick ? 8 << 20 : 64 << 20;
+    const lzssSize = args.quick ? 4 << 20 : 16 << 20;
+    rows.push(...(await benchCompression(size, lzssSize, plan, log)));
+  }
+
+  for (const id of FORMAT_IDS) {
+    if (!wants(id)) continue;
+    rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
+  }
+
+  if (wants('preview')) rows.push(await measureFirstFrame());
+
+  const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env, rows };
+  const dir = join(repoRoot, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  console.log(`LodSmith benchmark, ${started.toISOString()}: ${env.cpu}, ${env.cores} cores, ${env.memoryGB} GB, node ${env.node}`);
+  console.log(`median of ${plan.runs} runs after ${plan.warmup} warm-up${args.quick ? ' (quick run)' : ''}; MB = 10^6 bytes; x memcpy = figure / copy speed of a typed array of the same size`);
+  console.log(`corpus: ${env.corpus}`);
+  console.log(renderTable(rows));
+  const misses = rows.filter((r) => r.verdict === 'MISS');
+  const unmeasured = rows.filter((r) => r.verdict === 'n/a');
+  console.log(`\n${rows.filter((r) => r.verdict === 'PASS').length} PASS, ${misses.length} MISS, ${unmeasured.length} not measured; ${result.seconds.toFixed(0)} s`);
+}
+
+await main();

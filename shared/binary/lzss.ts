@@ -1,0 +1,213 @@
+/**
+ * Bohemia Interactive's LZSS flavour (ODOL v7 and v40..43 arrays, PBO entries), both directions.
+ *
+ * Stream layout (Bohemia wiki "Compressed LZSS File Format"; the decoder in the ODOL v7 text):
+ * - a flag byte governs the next eight tokens, least significant bit first;
+ * - bit 1: one literal byte follows;
+ * - bit 0: a two-byte back-reference `b0 b1`: distance = b0 | (b1 & 0xF0) << 4 (0..4095),
+ *   length = (b1 & 0x0F) + 3 (3..18). The decoder keeps a 4096-byte ring initialised with spaces
+ *   (0x20), so a reference before the start of the output yields spaces and distance 0 means
+ *   4096 back;
+ * - the stream carries no end marker: the reader knows the decompressed size and stops there;
+ * - a 4-byte little-endian checksum follows: the 32-bit sum of the output bytes, taken as
+ *   unsigned bytes by Operation Flashpoint and as signed bytes by Arma.
+ */
+import { DecodeError } from '../errors.ts';
+
+export interface LzssOptions {
+  /**
+   * Checksum flavour: true = sum of signed bytes (Arma), false = sum of unsigned bytes (OFP).
+   * When decompressing with the option left out, either sum is accepted; compressing without it
+   * writes the unsigned sum.
+   */
+  signedChecksum?: boolean;
+}
+
+export interface LzssResult {
+  data: Uint8Array;
+  /** Compressed bytes used, the 4-byte checksum included. */
+  consumed: number;
+}
+
+const RING = 4096;
+const RING_MASK = RING - 1;
+const MIN_MATCH = 3;
+const MAX_MATCH = 18;
+
+/** Both checksum flavours of a buffer, as unsigned 32-bit values. */
+export function lzssChecksums(data: Uint8Array): { unsigned: number; signed: number } {
+  let u = 0;
+  let s = 0;
+  for (let i = 0; i < data.length; i++) {
+    const b = data[i]!;
+    u = (u + b) | 0;
+    s = (s + ((b << 24) >> 24)) | 0;
+  }
+  return { unsigned: u >>> 0, signed: s >>> 0 };
+}
+
+/**
+ * Decompresses exactly `expectedSize` bytes from `src` starting at `offset`, then reads and
+ * checks the checksum. Never reads outside `src`, never writes more than `expectedSize` bytes,
+ * and throws {@link DecodeError} (with the absolute offset) for truncated or corrupt input.
+ */
+export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}): LzssResult {
+  if (!Number.isInteger(expectedSize) || expectedSize < 0) {
+    throw new DecodeError(`LZSS expected size ${expectedSize} is invalid`, offset, '');
+  }
+  if (!Number.isInteger(offset) || offset < 0 || offset > src.length) {
+    throw new DecodeError('LZSS stream starts outside the data', Math.max(0, offset | 0), '');
+  }
+  // Every 9 input bits produce at least one output byte and at most 18, so a stream can never
+  // need fewer than expectedSize / 18 bytes: refuse impossible sizes before allocating.
+  const minInput = Math.ceil(expectedSize / MAX_MATCH) + 4;
+  if (src.length - offset < minInput) {
+    throw new DecodeError(
+      `LZSS stream for ${expectedSize} bytes needs at least ${minInput} bytes but only ${src.length - offset} remain`,
+      offset,
+      '',
+    );
+  }
+  const out = new Uint8Array(expectedSize);
+  const end = src.length;
+  let ip = offset;
+  let op = 0;
+  let flags = 0;
+  while (op < expectedSize) {
+    flags >>>= 1;
+    if ((flags & 0x100) === 0) {
+      if (ip >= end) throw truncated(ip, op, expectedSize);
+      flags = src[ip++]! | 0xff00;
+    }
+    if (flags & 1) {
+      if (ip >= end) throw truncated(ip, op, expectedSize);
+      out[op++] = src[ip++]!;
+    } else {
+      if (ip + 1 >= end) throw truncated(ip, op, expectedSize);
+      const b0 = src[ip++]!;
+      const b1 = src[ip++]!;
+      const dist = b0 | ((b1 & 0xf0) << 4);
+      let len = (b1 & 0x0f) + MIN_MATCH;
+      // The game truncates a reference that runs past the expected size; do the same.
+      if (len > expectedSize - op) len = expectedSize - op;
+      // The ring buffer's distance 0 is a full turn back.
+      const back = dist === 0 ? RING : dist;
+      for (let k = 0; k < len; k++) {
+        const from = op - back;
+        out[op] = from >= 0 ? out[from]! : 0x20;
+        op++;
+      }
+    }
+  }
+  if (ip + 4 > end) {
+    throw new DecodeError(`LZSS checksum needs 4 bytes but only ${end - ip} remain`, ip, '');
+  }
+  const stored = (src[ip]! | (src[ip + 1]! << 8) | (src[ip + 2]! << 16) | (src[ip + 3]! << 24)) >>> 0;
+  const sums = lzssChecksums(out);
+  const ok =
+    opts.signedChecksum === true
+      ? stored === sums.signed
+      : opts.signedChecksum === false
+        ? stored === sums.unsigned
+        : stored === sums.signed || stored === sums.unsigned;
+  if (!ok) {
+    const want = opts.signedChecksum === true ? sums.signed : sums.unsigned;
+    throw new DecodeError(
+      `LZSS checksum mismatch: stored 0x${stored.toString(16)}, data sums to 0x${want.toString(16)}`,
+      ip,
+      '',
+    );
+  }
+  return { data: out, consumed: ip + 4 - offset };
+}
+
+function truncated(ip: number, op: number, expected: number): DecodeError {
+  return new DecodeError(`LZSS stream ends after ${op} of ${expected} bytes`, ip, '');
+}
+
+const HASH_BITS = 13;
+const HASH_SIZE = 1 << HASH_BITS;
+/** How many earlier positions to try per byte: enough for a good ratio, bounded for speed. */
+const CHAIN_DEPTH = 48;
+
+/**
+ * Compresses `data` into a stream plus checksum that the game's decoder (and
+ * {@link lzssDecompress}) accepts. References only reach back into the data itself (distance
+ * 1..4095), so decoders that treat the start of the output differently still agree.
+ */
+export function lzssCompress(data: Uint8Array, opts: LzssOptions = {}): Uint8Array {
+  const n = data.length;
+  // Worst case: every byte a literal, one flag byte per 8, plus the checksum.
+  const out = new Uint8Array(n + Math.ceil(n / 8) + 4);
+  let op = 0;
+  // head[h] = last position + 1 with hash h; prev[i & mask] = previous position + 1 in the chain.
+  const head = new Int32Array(HASH_SIZE);
+  const prev = new Int32Array(RING);
+  let flagPos = -1;
+  let flagBit = 8;
+
+  const hashAt = (i: number): number =>
+    (((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!) * 0x9e3779b1) >>> (32 - HASH_BITS);
+  const insert = (i: number): void => {
+    if (i + MIN_MATCH > n) return;
+    const h = hashAt(i);
+    prev[i & RING_MASK] = head[h]!;
+    head[h] = i + 1;
+  };
+  const startToken = (): void => {
+    if (flagBit === 8) {
+      flagPos = op++;
+      out[flagPos] = 0;
+      flagBit = 0;
+    }
+  };
+
+  let i = 0;
+  while (i < n) {
+    let bestLen = 0;
+    let bestDist = 0;
+    if (i + MIN_MATCH <= n) {
+      const maxLen = Math.min(MAX_MATCH, n - i);
+      let cand = head[hashAt(i)]! - 1;
+      let depth = CHAIN_DEPTH;
+      while (cand >= 0 && depth-- > 0) {
+        const dist = i - cand;
+        if (dist >= RING) break;
+        if (data[cand + bestLen] === data[i + bestLen]) {
+          let l = 0;
+          while (l < maxLen && data[cand + l] === data[i + l]) l++;
+          if (l > bestLen) {
+            bestLen = l;
+            bestDist = dist;
+            if (l === maxLen) break;
+          }
+        }
+        const next = prev[cand & RING_MASK]! - 1;
+        // Chains only go backwards; a slot overwritten by a newer position ends the walk.
+        if (next >= cand) break;
+        cand = next;
+      }
+    }
+    startToken();
+    if (bestLen >= MIN_MATCH) {
+      out[op++] = bestDist & 0xff;
+      out[op++] = ((bestDist >> 4) & 0xf0) | (bestLen - MIN_MATCH);
+      flagBit++;
+      for (let k = 0; k < bestLen; k++) insert(i + k);
+      i += bestLen;
+    } else {
+      out[flagPos] = out[flagPos]! | (1 << flagBit);
+      out[op++] = data[i]!;
+      flagBit++;
+      insert(i);
+      i++;
+    }
+  }
+  const sums = lzssChecksums(data);
+  const sum = opts.signedChecksum ? sums.signed : sums.unsigned;
+  out[op++] = sum & 0xff;
+  out[op++] = (sum >>> 8) & 0xff;
+  out[op++] = (sum >>> 16) & 0xff;
+  out[op++] = (sum >>> 24) & 0xff;
+  return out.slice(0, op);
+}

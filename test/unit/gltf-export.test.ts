@@ -1,0 +1,197 @@
+import { crc32, deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { base64, imageMime, sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gltf.ts';
+import { decompose, invert, multiply, saneParents } from '../../shared/export/math.ts';
+import { IDENTITY, type AnimationClip, type Scene } from '../../shared/scene/scene.ts';
+import { gltfErrors } from '../cli/helpers/validate-gltf.ts';
+
+/** A real 2x2 RGBA PNG, built here so no image file is needed. */
+function makePng(): Uint8Array {
+  const chunk = (type: string, data: Uint8Array): Buffer => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr[8] = 8; ihdr[9] = 6; // 8-bit RGBA
+  const raw = Buffer.from([0, 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 0, 255, 255, 255, 255, 255, 255]);
+  return new Uint8Array(Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0)),
+  ]));
+}
+
+const translate = (x: number, y: number, z: number): number[] => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
+
+function quadScene(): Scene {
+  return {
+    nodes: [
+      { name: 'root', parent: -1, matrix: translate(0, 1, 0) },
+      { name: 'quad', parent: 0, matrix: [...IDENTITY], mesh: 0 },
+    ],
+    meshes: [{
+      name: 'Quad',
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]),
+      normals: new Float32Array([0, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0]),
+      uvs: [new Float32Array([0, 0, 1, 0, 1, 1, 0, 1])],
+      indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
+      groups: [{ start: 0, count: 3, material: 0 }, { start: 3, count: 3, material: 1 }],
+    }],
+    materials: [
+      { name: 'red', color: [1, 0, 0, 1], textureData: makePng(), texture: 'textures\\red.png' },
+      { name: 'glass', color: [0.5, 0.5, 1, 0.4], blending: 'blend', doubleSided: true },
+    ],
+    clips: [],
+  };
+}
+
+function skinnedScene(): Scene {
+  const bones = [
+    { name: 'hip', parent: -1, matrix: translate(0, 1, 0) },
+    { name: 'knee', parent: 0, matrix: translate(0, -0.5, 0) },
+    { name: 'other_root', parent: 7, matrix: translate(1, 0, 0) }, // broken parent link
+  ];
+  return {
+    nodes: [],
+    meshes: [{
+      name: 'Leg',
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, Number.NaN, 1, 0]),
+      uvs: [],
+      indices: new Uint32Array([0, 1, 2, 1, 2, 3, 0, 1, 99]),
+      groups: [{ start: 0, count: 9, material: 5 }],
+      skin: {
+        joints: new Uint16Array([0, 1, 0, 0, 1, 1, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0]),
+        weights: new Float32Array([0.3, 0.3, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]),
+      },
+      morphs: [{ name: 'bend', positions: new Float32Array([0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1]) }],
+    }],
+    materials: [],
+    skeleton: { bones },
+    clips: [{
+      name: 'walk',
+      duration: 1,
+      frames: 3,
+      tracks: [
+        { bone: 1, times: new Float32Array([0, 0.5, 0.5, 1]), rotations: new Float32Array([0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0.7, 0, 0.7]) },
+        { bone: 0, times: new Float32Array([0, 1]), translations: new Float32Array([0, 1, 0, 0, 1.2, 0]), scales: new Float32Array([1, 1, 1, Number.NaN, 1, 1]) },
+      ],
+    }],
+  };
+}
+
+async function validGlb(scene: Scene, extraClips?: AnimationClip[]): Promise<{ json: any; warnings: string[] }> {
+  const { document, warnings } = sceneToGltf(scene, { extraClips });
+  const glb = await writeGlb(document);
+  const { errors } = await gltfErrors(glb);
+  expect(errors).toEqual([]);
+  const len = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + len)));
+  return { json, warnings };
+}
+
+describe('glTF export', () => {
+  it('keeps mesh names, groups, hierarchy and materials with an embedded PNG', async () => {
+    const { json } = await validGlb(quadScene());
+    expect(json.meshes.map((m: any) => m.name)).toEqual(['Quad']);
+    expect(json.meshes[0].primitives).toHaveLength(2);
+    expect(json.meshes[0].primitives.map((p: any) => p.material)).toEqual([0, 1]);
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['root', 'quad']);
+    expect(json.nodes[0].children).toEqual([1]);
+    expect(json.nodes[0].translation).toEqual([0, 1, 0]);
+    expect(json.materials[0].pbrMetallicRoughness.baseColorTexture).toBeDefined();
+    expect(json.materials[0].extras.texture).toBe('textures\\red.png');
+    expect(json.images[0].mimeType).toBe('image/png');
+    expect(json.materials[1].alphaMode).toBe('BLEND');
+    expect(json.materials[1].doubleSided).toBe(true);
+  });
+
+  it('exports skin, inverse binds, morphs and animation from damaged data without validator errors', async () => {
+    const { json, warnings } = await validGlb(skinnedScene());
+    expect(json.skins).toHaveLength(1);
+    expect(json.skins[0].joints).toHaveLength(3);
+    expect(json.accessors[json.skins[0].inverseBindMatrices].count).toBe(3);
+    const prim = json.meshes[0].primitives[0];
+    expect(prim.attributes.JOINTS_0).toBeDefined();
+    expect(prim.targets).toHaveLength(1);
+    expect(json.accessors[prim.indices].count).toBe(6); // the triangle naming vertex 99 is dropped
+    expect(json.animations[0].name).toBe('walk');
+    expect(json.animations[0].channels.map((c: any) => c.target.path).sort()).toEqual(['rotation', 'scale', 'translation']);
+    expect(warnings.join('\n')).toMatch(/point past the last vertex/);
+    expect(warnings.join('\n')).toMatch(/renormalised/);
+    expect(warnings.join('\n')).toMatch(/non-increasing/);
+  });
+
+  it('binds standalone clips to bones by target name and reports the rest', async () => {
+    const clip: AnimationClip = {
+      name: 'wave', duration: 1, frames: 2,
+      tracks: [
+        { bone: -1, targetName: 'knee', times: new Float32Array([0, 1]), rotations: new Float32Array([0, 0, 0, 1, 0, 0, 0.38, 0.92]) },
+        { bone: -1, targetName: 'tail', times: new Float32Array([0, 1]), translations: new Float32Array(6) },
+      ],
+    };
+    const scene = skinnedScene();
+    scene.clips = [];
+    const { json, warnings } = await validGlb(scene, [clip]);
+    const ch = json.animations[0].channels;
+    expect(ch).toHaveLength(1);
+    expect(json.nodes[ch[0].target.node].name).toBe('knee');
+    expect(warnings.join('\n')).toMatch(/1 track\(s\) name no bone or node/);
+  });
+
+  it('gives a standalone animation its own target nodes', async () => {
+    const clip: AnimationClip = {
+      name: 'idle', duration: 1, frames: 2,
+      tracks: [{ bone: 0, targetName: 'head', times: new Float32Array([0, 1]), translations: new Float32Array([0, 0, 0, 0, 1, 0]) }],
+    };
+    const { json } = await validGlb({ nodes: [], meshes: [], materials: [], clips: [clip] });
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['head']);
+    expect(json.animations).toHaveLength(1);
+  });
+
+  it('writes a self-contained .gltf with data URIs', async () => {
+    const { document } = sceneToGltf(quadScene());
+    const bytes = await writeGltfEmbedded(document);
+    const json = JSON.parse(new TextDecoder().decode(bytes));
+    expect(json.buffers[0].uri).toMatch(/^data:application\/octet-stream;base64,/);
+    expect(json.images[0].uri).toMatch(/^data:image\/png;base64,/);
+    expect((await gltfErrors(bytes)).errors).toEqual([]);
+  });
+
+  it('survives an empty scene and cyclic hierarchies', async () => {
+    await validGlb({ nodes: [], meshes: [], materials: [], clips: [] });
+    const s = quadScene();
+    s.nodes[0]!.parent = 1; // root <-> quad cycle
+    const { json } = await validGlb(s);
+    expect(json.scenes[0].nodes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('export helpers', () => {
+  it('base64 matches Buffer for every tail length', () => {
+    for (const n of [0, 1, 2, 3, 4, 5, 100]) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 37) & 255);
+      expect(base64(b)).toBe(Buffer.from(b).toString('base64'));
+    }
+  });
+  it('recognises PNG and JPEG only', () => {
+    expect(imageMime(makePng())).toBe('image/png');
+    expect(imageMime(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0]))).toBe('image/jpeg');
+    expect(imageMime(new Uint8Array([0x42, 0x4d, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeUndefined();
+  });
+  it('decomposes and inverts matrices', () => {
+    const m = multiply(translate(1, 2, 3), [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1]);
+    const { t, r, s } = decompose(m);
+    expect(t).toEqual([1, 2, 3]);
+    expect(s.map((v) => +v.toFixed(6))).toEqual([1, 1, 2]);
+    expect(Math.abs(r[2])).toBeCloseTo(Math.SQRT1_2);
+    const inv = invert(m)!;
+    multiply(m, inv).forEach((v, i) => expect(v).toBeCloseTo(IDENTITY[i]!));
+    expect(invert([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).toBeUndefined();
+    expect(saneParents([1, 0, -1, 9, 3])).toEqual([-1, 0, -1, -1, 3]);
+  });
+});

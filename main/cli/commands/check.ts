@@ -1,0 +1,201 @@
+/**
+ * `lodsmith check DIR`: every supported model file under DIR, decoded and round-tripped in
+ * parallel worker threads, then a table and totals.
+ */
+import { availableParallelism } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import cliProgress from 'cli-progress';
+import '../../../shared/formats/index.ts';
+import { allFormats } from '../../../shared/formats/registry.ts';
+import type { CheckJob, CheckResult } from '../check-file.ts';
+import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { writeLines, type CliIO } from '../io.ts';
+import { duration, humanBytes, plural, table } from '../text.ts';
+
+export interface CheckOptions {
+  json?: boolean;
+  /** Most worker threads to use (default: the CPU count). */
+  jobs?: number;
+  strict?: boolean;
+  /** Seconds one file may take before its worker is stopped (default 60). */
+  timeout?: number;
+}
+
+export interface CheckSummary {
+  dir: string;
+  files: CheckResult[];
+  /** Files with extensions no format claims. */
+  skipped: number;
+  totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number };
+}
+
+const WORKER_URL = new URL('../check-worker.ts', import.meta.url);
+
+export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Promise<number> {
+  const t0 = performance.now();
+  const root = resolve(io.cwd, dir);
+  const st = await stat(root);
+  if (!st.isDirectory()) throw new CliFailure('is not a directory (check takes a folder; use roundtrip for single files)');
+  const exts = new Set(allFormats().flatMap((c) => c.extensions));
+  const all = await walk(root);
+  const jobs: CheckJob[] = [];
+  let skipped = 0;
+  for (const abs of all) {
+    const ext = abs.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict });
+    else skipped++;
+  }
+  const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;
+  const bar = showBar
+    ? new cliProgress.SingleBar(
+        { stream: io.stderr as NodeJS.WritableStream, format: 'checking [{bar}] {value}/{total} {file}', hideCursor: true, clearOnComplete: true, barsize: 30 },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  bar?.start(jobs.length, 0, { file: '' });
+  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: r.file }));
+  bar?.stop();
+  results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const summary: CheckSummary = {
+    dir,
+    files: results,
+    skipped,
+    totals: {
+      files: results.length,
+      ok: results.filter((r) => r.result === 'ok').length,
+      differs: results.filter((r) => r.result === 'differs').length,
+      errors: results.filter((r) => r.result === 'error').length,
+      bytes: results.reduce((a, r) => a + r.bytes, 0),
+      ms: Math.round(performance.now() - t0),
+    },
+  };
+  if (opts.json) await writeLines(io.stdout, [JSON.stringify(summary, null, 2)]);
+  else await writeLines(io.stdout, describeSummary(summary));
+  return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+/** CPU count by default; `--jobs N` caps it; never more workers than files. */
+export function poolSize(requested: number | undefined, files: number): number {
+  const cap = requested !== undefined && requested > 0 ? Math.floor(requested) : availableParallelism();
+  return Math.max(1, Math.min(cap, files));
+}
+
+/** Every regular file under root; hidden folders (.git, ...) and symlinks are not followed. */
+async function walk(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const d = stack.pop()!;
+    const entries = await readdir(d, { withFileTypes: true });
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('.')) stack.push(p);
+      } else if (e.isFile()) out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * Hands jobs to `size` workers, one at a time each. A worker that exceeds the timeout or dies is
+ * replaced and its file counted as failed, so one bad file can neither hang nor sink the run.
+ */
+function runPool(jobs: readonly CheckJob[], size: number, timeoutMs: number, onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  if (jobs.length === 0) return Promise.resolve(results);
+  let next = 0;
+  let running = 0;
+  return new Promise((resolveAll) => {
+    const finish = (r: CheckResult): void => {
+      results.push(r);
+      onResult(r);
+    };
+    const startWorker = (): void => {
+      const w = new Worker(WORKER_URL);
+      running++;
+      let current: CheckJob | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let started = 0;
+      let dead = false;
+      const feed = (): void => {
+        if (next >= jobs.length) {
+          current = undefined;
+          void w.terminate();
+          return;
+        }
+        current = jobs[next++]!;
+        started = performance.now();
+        timer = setTimeout(() => {
+          const job = current!;
+          current = undefined;
+          dead = true;
+          finish({ file: job.file, bytes: 0, result: 'error', detail: `stopped after ${duration(timeoutMs)}: took too long (a decoder loop?)`, ms: performance.now() - started });
+          w.removeAllListeners('exit');
+          void w.terminate().then(() => {
+            running--;
+            replace();
+          });
+        }, timeoutMs);
+        w.postMessage(current);
+      };
+      const replace = (): void => {
+        if (next < jobs.length) startWorker();
+        else if (running === 0) resolveAll(results);
+      };
+      w.on('message', (r: CheckResult) => {
+        if (dead) return;
+        clearTimeout(timer);
+        if (current) finish(r);
+        feed();
+      });
+      w.on('error', (e) => {
+        clearTimeout(timer);
+        if (current) finish({ file: current.file, bytes: 0, result: 'error', detail: `worker failed: ${e.message}`, ms: performance.now() - started });
+        current = undefined;
+      });
+      w.on('exit', () => {
+        clearTimeout(timer);
+        if (current) finish({ file: current.file, bytes: 0, result: 'error', detail: 'worker stopped unexpectedly (out of memory?)', ms: performance.now() - started });
+        current = undefined;
+        running--;
+        replace();
+      });
+      feed();
+    };
+    for (let i = 0; i < size; i++) startWorker();
+  });
+}
+
+const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 'DIFFERS', error: 'FAILED' };
+
+export function describeSummary(s: CheckSummary): string[] {
+  const out: string[] = [];
+  if (s.files.length) {
+    const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], duration(r.ms)]);
+    out.push(
+      ...table(
+        [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'time', align: 'right' }],
+        rows,
+      ),
+      '',
+    );
+  }
+  const bad = s.files.filter((r) => r.result !== 'ok');
+  if (bad.length) {
+    out.push('Problems:');
+    for (const r of bad) out.push(`  ${r.file}: ${r.detail ?? r.result}`);
+    out.push('');
+  }
+  const t = s.totals;
+  const parts = [`${t.ok} ok`];
+  if (t.differs) parts.push(`${t.differs} differ`);
+  if (t.errors) parts.push(`${t.errors} failed`);
+  out.push(
+    `${plural(t.files, 'file')} (${humanBytes(t.bytes)}) checked in ${duration(t.ms)}: ${parts.join(', ')}` +
+      (s.skipped ? `; ${plural(s.skipped, 'other file')} skipped` : ''),
+  );
+  return out;
+}

@@ -1,0 +1,63 @@
+/** `lodsmith convert IN OUT.glb|OUT.gltf`: a model (and optional animation files) to glTF 2.0. */
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
+import type { AnimationClip } from '../../../shared/scene/scene.ts';
+import { CliFailure, describeError, EXIT_OK } from '../fail.ts';
+import { writeLines, type CliIO } from '../io.ts';
+import { loadModel } from '../load.ts';
+import { humanBytes, plural } from '../text.ts';
+
+export interface ConvertOptions {
+  lod?: string;
+  anim?: string[];
+  /** Print nothing but errors. */
+  quiet?: boolean;
+}
+
+export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
+  const ext = extname(output).toLowerCase();
+  if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
+  const model = await loadModel(input, io.cwd);
+  const scene = model.codec.toScene(model.doc, opts.lod !== undefined ? { lod: opts.lod } : {});
+  const extraClips: AnimationClip[] = [];
+  for (const file of opts.anim ?? []) {
+    try {
+      const anim = await loadModel(file, io.cwd);
+      const clips = anim.codec.toScene(anim.doc).clips;
+      if (clips.length === 0) throw new CliFailure(`${anim.codec.label} file holds no animation`);
+      extraClips.push(...clips);
+    } catch (e) {
+      // Name the animation file, not the model, in the one-line error.
+      throw new CliFailure(describeError(e, file));
+    }
+  }
+  const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith' });
+  const bytes = ext === '.glb' ? await writeGlb(document) : await writeGltfEmbedded(document);
+  await writeAtomically(resolve(io.cwd, output), bytes);
+  if (!opts.quiet) {
+    const root = document.getRoot();
+    await writeLines(io.stderr, warnings.map((w) => `warning: ${w}`));
+    const parts = [
+      plural(root.listMeshes().length, 'mesh', 'meshes'),
+      plural(root.listMaterials().length, 'material'),
+      plural(root.listTextures().length, 'texture'),
+      plural(root.listSkins().length, 'skin'),
+      plural(root.listAnimations().length, 'animation'),
+    ];
+    await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${parts.join(', ')}`]);
+  }
+  return EXIT_OK;
+}
+
+/** A crash half-way must not leave a truncated file where a good one was. */
+async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}

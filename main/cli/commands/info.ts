@@ -1,0 +1,67 @@
+/** `lodsmith info FILE`: what is in a model file, as a readable summary or one JSON object. */
+import type { FormatInfo } from '../../../shared/formats/registry.ts';
+import { EXIT_OK } from '../fail.ts';
+import { writeLines, type CliIO } from '../io.ts';
+import { loadModel } from '../load.ts';
+import { count, humanBytes, plural, table } from '../text.ts';
+
+export interface InfoOptions {
+  json?: boolean;
+}
+
+export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
+  const { codec, doc, bytes } = await loadModel(file, io.cwd);
+  const info = codec.info(doc, bytes.length);
+  if (opts.json) {
+    // The documented keys first, in a fixed order, then whatever the format adds.
+    const { format, version, meshes, materials, bones, animations, ...extra } = info;
+    const out = { format, version, bytes: bytes.length, meshes, materials, bones, animations, ...withoutBytes(extra) };
+    await writeLines(io.stdout, [JSON.stringify(out, jsonSafe, 2)]);
+  } else {
+    await writeLines(io.stdout, describeInfo(file, codec.label, info, bytes.length));
+  }
+  return EXIT_OK;
+}
+
+function withoutBytes(extra: Record<string, unknown>): Record<string, unknown> {
+  const { bytes: _bytes, ...rest } = extra;
+  return rest;
+}
+
+/** BigInt and typed arrays in extra keys must not break JSON.stringify. */
+export function jsonSafe(_key: string, v: unknown): unknown {
+  if (typeof v === 'bigint') return String(v);
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  return v;
+}
+
+/** The human summary: aligned "label  value" lines, then a mesh table. */
+export function describeInfo(file: string, label: string, info: FormatInfo, size: number): string[] {
+  const rows: [string, string][] = [['format', `${label} (${info.format}), version ${info.version}`], ['size', `${humanBytes(size)} (${count(size)} bytes)`]];
+  const [verts, tris] = info.meshes.reduce((a, m) => [a[0] + m.vertices, a[1] + m.triangles], [0, 0]);
+  rows.push(['meshes', `${info.meshes.length}${info.meshes.length ? `, ${plural(verts, 'vertex', 'vertices')}, ${plural(tris, 'triangle')}` : ''}`]);
+  rows.push(['materials', list(info.materials)]);
+  rows.push(['bones', list(info.bones)]);
+  rows.push(['animations', list(info.animations.map((a) => `${a.name || '(unnamed)'} (${plural(a.frames, 'frame')})`))]);
+  const { format: _f, version: _v, bytes: _b, meshes: _m, materials: _ma, bones: _bo, animations: _a, ...extra } = info;
+  for (const [k, v] of Object.entries(extra)) {
+    const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? list(v.map(String)) : JSON.stringify(v, jsonSafe);
+    rows.push([k, text.length > 200 ? `${text.slice(0, 199)}…` : text]);
+  }
+  const w = Math.max(...rows.map(([k]) => k.length));
+  const out = [file, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
+  if (info.meshes.length) {
+    out.push('');
+    const meshRows = info.meshes.map((m, i) => [String(i), m.name || '(unnamed)', count(m.vertices), count(m.triangles)]);
+    out.push(...table([{ title: '#', align: 'right' }, { title: 'mesh', max: 48 }, { title: 'vertices', align: 'right' }, { title: 'triangles', align: 'right' }], meshRows).map((l) => `  ${l}`));
+  }
+  return out;
+}
+
+/** `3: a, b, c` with long lists cut, `none` when empty. */
+function list(items: readonly string[]): string {
+  if (items.length === 0) return 'none';
+  const shown = items.slice(0, 12).map((s) => s || '(unnamed)').join(', ');
+  return `${items.length}: ${shown}${items.length > 12 ? `, … (${items.length - 12} more)` : ''}`;
+}

@@ -1,0 +1,33 @@
+/** `lodsmith validate FILE`: the format's own checks (spec rules, broken references, odd values). */
+import type { Problem } from '../../../shared/model/problems.ts';
+import { EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { writeLines, type CliIO } from '../io.ts';
+import { loadModel } from '../load.ts';
+import { plural } from '../text.ts';
+
+export interface ValidateOptions {
+  json?: boolean;
+}
+
+export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
+  const { codec, doc } = await loadModel(file, io.cwd);
+  const problems = codec.validate(doc);
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.filter((p) => p.severity === 'warning').length;
+  if (opts.json) {
+    const out = { file, format: codec.id, errors, warnings, problems: problems.map(({ severity, message, where, offset, path }) => ({ severity, where, offset, message, path })) };
+    await writeLines(io.stdout, [JSON.stringify(out, null, 2)]);
+  } else {
+    const lines = problems.map(formatProblem);
+    const infos = problems.length - errors - warnings;
+    lines.push(problems.length === 0 ? `${file}: no problems found` : `${file}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}`);
+    await writeLines(io.stdout, lines);
+  }
+  return errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** `error    LOD1/MSL1/MSH1[2]  @0x1a2b  message`: severity, node path, offset, message. */
+export function formatProblem(p: Problem): string {
+  const at = p.offset !== undefined ? `@0x${p.offset.toString(16)}` : '@-';
+  return `${p.severity.padEnd(7)}  ${p.where || '(file root)'}  ${at}  ${p.message}`;
+}

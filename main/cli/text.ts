@@ -1,0 +1,55 @@
+/** Small text helpers for readable, aligned terminal output. */
+
+/** `63.2 KB`, `1.4 MB`, `512 B`. */
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}
+
+/** `12 345` style grouping: readable and unambiguous in every locale. */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${count(n)} ${n === 1 ? word : many}`;
+}
+
+/** `0.4 ms`, `12 ms`, `3.2 s`. */
+export function duration(ms: number): string {
+  if (ms < 1) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export interface Column {
+  title: string;
+  align?: 'left' | 'right';
+  /** Longest allowed cell; longer ones are cut with an ellipsis in the middle. */
+  max?: number;
+}
+
+/** Rows as aligned text lines, a header and a rule under it. */
+export function table(columns: readonly Column[], rows: readonly string[][]): string[] {
+  const cells = rows.map((r) => r.map((c, i) => clip(c, columns[i]?.max)));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string =>
+    columns
+      .map((c, i) => (c.align === 'right' ? (r[i] ?? '').padStart(widths[i]!) : (r[i] ?? '').padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+}
+
+function clip(s: string, max: number | undefined): string {
+  if (!max || s.length <= max) return s;
+  const keep = max - 1;
+  return `${s.slice(0, Math.ceil(keep / 2))}…${s.slice(s.length - Math.floor(keep / 2))}`;
+}

@@ -1,0 +1,210 @@
+/**
+ * The fuzz loop: input i is mutant i of a seed chosen by a generator seeded with (seed, i), so a
+ * run is the same on every machine whatever the worker count, and any single input can be
+ * replayed from its number. Every input must end in success or a DecodeError; anything else is a
+ * failure, grouped by signature, shrunk, and (when a folder is given) saved as a regression input.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mutate, type Mutant, type Seed } from './mutate.ts';
+import { FuzzPool } from './pool.ts';
+import { Prng } from './prng.ts';
+import { FAILURES, type FuzzResponse, type Outcome } from './protocol.ts';
+
+export interface FuzzOptions {
+  seed: number;
+  /** Stop after this many inputs ... */
+  inputs: number;
+  /** ... or after this many seconds, whichever comes first. */
+  seconds: number;
+  seeds: readonly Seed[];
+  /** Worker count (default: 2). */
+  concurrency?: number;
+  /** Where failures are saved (`<format>-<hash>.bin` + `.json`); nothing is saved without it. */
+  saveDir?: string;
+  /** Allocation limit per input: factor * input bytes + slack. */
+  memFactor?: number;
+  memSlackMb?: number;
+  /** Per-input time limit: base + per MB of input. */
+  timeBaseMs?: number;
+  timeMsPerMB?: number;
+  /** Shrink each new failure before saving it (costs extra runs). */
+  minimize?: boolean;
+  /** Module URL every worker imports after the codecs (harness self-test only). */
+  preload?: string;
+  /** Called about once a second. */
+  onProgress?: (s: FuzzStats) => void;
+}
+
+/** One distinct failure (the first input with its signature). */
+export interface Finding {
+  signature: string;
+  format: string;
+  outcome: Outcome;
+  message: string;
+  stack: string;
+  seedName: string;
+  mutation: string;
+  input: number;
+  bytes: Uint8Array;
+  /** How many inputs hit this signature. */
+  hits: number;
+  /** Saved file name (without folder), when saved. */
+  file?: string;
+}
+
+export interface FuzzStats {
+  inputs: number;
+  seconds: number;
+  byFormat: Record<string, Partial<Record<Outcome, number>>>;
+  findings: Finding[];
+  restarts: number;
+}
+
+/** The generator of input i: independent of every other input. */
+export function inputPrng(seed: number, i: number): Prng {
+  return new Prng((Math.imul(seed ^ 0x5bd1e995, 0x27d4eb2f) + Math.imul(i + 1, 0x9e3779b1)) >>> 0);
+}
+
+/** Mutant i of a run: which seed and which mutation. */
+export function makeInput(seeds: readonly Seed[], byFormat: ReadonlyMap<string, readonly Seed[]>, formats: readonly string[], seed: number, i: number): { seed: Seed; mutant: Mutant } {
+  const rnd = inputPrng(seed, i);
+  // Every format gets the same share, however many corpus files it happens to have.
+  const list = byFormat.get(formats[i % formats.length]!)!;
+  const s = rnd.pick(list);
+  const partner = rnd.chance(0.8) ? rnd.pick(list) : rnd.pick(seeds);
+  return { seed: s, mutant: mutate(rnd, s, partner) };
+}
+
+/** Groups failures: the same bug hit from many inputs is one finding. */
+export function signatureOf(format: string, r: FuzzResponse): string {
+  const msg = (r.message ?? '').replace(/\d+/g, 'N').slice(0, 160);
+  const frame = (r.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('at ') && !l.includes('node:'));
+  const where = frame ? frame.replace(/:\d+:\d+\)?$/, '').replace(/^at /, '').replace(/\(?(file:\/\/)?\/.*\/(shared|fuzz)\//, '$2/') : '';
+  return `${format}|${r.outcome}|${r.outcome === 'hang' || r.outcome === 'blowup' || r.outcome === 'oom' ? '' : msg}|${where}`;
+}
+
+function hashOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+}
+
+/** Runs a fuzz campaign. */
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
+  const byFormat = new Map<string, Seed[]>();
+  for (const s of opts.seeds) {
+    if (!byFormat.has(s.format)) byFormat.set(s.format, []);
+    byFormat.get(s.format)!.push(s);
+  }
+  const formats = [...byFormat.keys()].sort();
+  const stats: FuzzStats = { inputs: 0, seconds: 0, byFormat: {}, findings: [], restarts: 0 };
+  if (formats.length === 0) return stats;
+  const memFactor = opts.memFactor ?? 32;
+  const memSlackBytes = (opts.memSlackMb ?? 64) * 1024 * 1024;
+  const pool = new FuzzPool({
+    size: opts.concurrency ?? 2,
+    maxOldGenerationSizeMb: 512,
+    baseMs: opts.timeBaseMs ?? 5000,
+    msPerMB: opts.timeMsPerMB ?? 2000,
+    ...(opts.preload ? { preload: opts.preload } : {}),
+  });
+  const findings = new Map<string, Finding>();
+  const t0 = performance.now();
+  let next = 0;
+  let lastProgress = t0;
+  const elapsed = () => (performance.now() - t0) / 1000;
+
+  const request = (id: number, format: string, bytes: Uint8Array) =>
+    pool.run({ id, format, bytes, encode: true, memFactor, memSlackBytes });
+
+  const record = async (i: number, seed: Seed, mutant: Mutant, r: FuzzResponse) => {
+    const counts = (stats.byFormat[seed.format] ??= {});
+    counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+    if (!FAILURES.includes(r.outcome)) return;
+    const sig = signatureOf(seed.format, r);
+    const known = findings.get(sig);
+    if (known) {
+      known.hits++;
+      return;
+    }
+    const f: Finding = {
+      signature: sig, format: seed.format, outcome: r.outcome, message: r.message ?? '', stack: r.stack ?? '',
+      seedName: seed.name, mutation: `${mutant.kind}: ${mutant.desc}`, input: i, bytes: mutant.bytes, hits: 1,
+    };
+    findings.set(sig, f);
+    if (opts.minimize !== false) f.bytes = await shrink(f.bytes, (b) => request(-1, seed.format, b).then((x) => signatureOf(seed.format, x) === sig), r.outcome === 'hang' ? 4 : 48);
+    if (opts.saveDir) save(opts.saveDir, f, opts.seed);
+  };
+
+  const lane = async () => {
+    while (next < opts.inputs && elapsed() < opts.seconds) {
+      const i = next++;
+      const { seed, mutant } = makeInput(opts.seeds, byFormat, formats, opts.seed, i);
+      const r = await request(i, seed.format, mutant.bytes);
+      await record(i, seed, mutant, r);
+      stats.inputs++;
+      const now = performance.now();
+      if (opts.onProgress && now - lastProgress > 1000) {
+        lastProgress = now;
+        stats.seconds = elapsed();
+        stats.findings = [...findings.values()];
+        opts.onProgress(stats);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, lane));
+  } finally {
+    await pool.close();
+  }
+  stats.seconds = elapsed();
+  stats.findings = [...findings.values()];
+  stats.restarts = pool.restarts;
+  return stats;
+}
+
+/**
+ * Shrinks a failing input while it keeps failing the same way: cuts the tail, then removes
+ * blocks of decreasing size. Smaller regression inputs carry less of any seed file and point
+ * closer at the bug.
+ */
+export async function shrink(bytes: Uint8Array, stillFails: (b: Uint8Array) => Promise<boolean>, budget: number): Promise<Uint8Array> {
+  let cur = bytes;
+  let tries = 0;
+  // Tail first: most formats read front to back, so what follows the failure point is irrelevant.
+  for (let cut = cur.length >> 1; cut >= 1 && tries < budget; cut >>= 1) {
+    while (cur.length > cut && tries < budget) {
+      const cand = cur.subarray(0, cur.length - cut);
+      tries++;
+      if (await stillFails(cand)) cur = cand.slice();
+      else break;
+    }
+  }
+  return cur;
+}
+
+function save(dir: string, f: Finding, fuzzSeed: number): void {
+  mkdirSync(dir, { recursive: true });
+  const name = `${f.format}-${hashOf(f.bytes)}`;
+  f.file = `${name}.bin`;
+  writeFileSync(join(dir, `${name}.bin`), f.bytes);
+  const stackTop = f.stack.split('\n').slice(0, 8).map((l) => l.replace(/\(?file:\/\/\/.*?\/(shared|fuzz|test)\//g, '($1/').replace(/\/[^\s()]*\/(shared|fuzz|test)\//g, '$1/'));
+  const note = {
+    format: f.format,
+    outcome: f.outcome,
+    message: f.message,
+    stack: stackTop,
+    seed: f.seedName,
+    mutation: f.mutation,
+    fuzzSeed,
+    input: f.input,
+    bytes: f.bytes.length,
+    // `open` until the codec is fixed; the regression test runs (instead of a todo) once `fixed`.
+    status: 'open',
+  };
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(note, null, 2)}\n`);
+}

@@ -1,0 +1,47 @@
+/** Messages between the fuzz driver and its workers. */
+
+/** How one input ended. Only `ok` and `decode-error` are acceptable. */
+export type Outcome =
+  | 'ok'
+  /** A DecodeError naming a valid offset: the decoder refused bad input properly. */
+  | 'decode-error'
+  /** Any other exception from decode. */
+  | 'crash'
+  /** Decode succeeded but encoding its own document threw. */
+  | 'encode-crash'
+  /** Decode succeeded but the document does not save back byte-identical. */
+  | 'mismatch'
+  /** A DecodeError whose offset is not a position in the input. */
+  | 'bad-error'
+  /** Allocated or retained far more than a small multiple of the input. */
+  | 'blowup'
+  /** Did not finish within the per-input time limit (the worker was terminated). */
+  | 'hang'
+  /** The worker ran out of JS heap (resourceLimits) or died. */
+  | 'oom';
+
+/** Outcomes that are failures and are saved as regression inputs. */
+export const FAILURES: readonly Outcome[] = ['crash', 'encode-crash', 'bad-error', 'blowup', 'hang', 'oom'];
+
+export interface FuzzRequest {
+  id: number;
+  format: string;
+  bytes: Uint8Array;
+  /** Also encode when decode succeeds. */
+  encode: boolean;
+  /** Allocation limit: memFactor * input bytes + memSlackBytes. */
+  memFactor: number;
+  memSlackBytes: number;
+}
+
+export interface FuzzResponse {
+  id: number;
+  outcome: Outcome;
+  message?: string;
+  stack?: string;
+  /** Bytes of typed arrays and ArrayBuffers allocated during the input. */
+  allocated: number;
+  /** ArrayBuffer bytes still held when the input finished (the document included). */
+  retained: number;
+  ms: number;
+}

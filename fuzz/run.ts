@@ -1,0 +1,87 @@
+/**
+ * `npm run fuzz`: mutates real corpus files and generated files of every registered format and
+ * checks that each input ends in success or a DecodeError, within a time limit and without an
+ * allocation beyond a small multiple of its size.
+ *
+ *   npm run fuzz -- [--inputs N] [--seconds S] [--seed K] [--max-seed-bytes B] [--workers W]
+ *                   [--no-save] [--json]
+ *
+ * Failures are saved to test/fixtures/crashes/<format>-<hash>.bin with a .json note, where the
+ * regression test (test/unit/fuzz-crashes.test.ts) picks them up.
+ */
+import { join } from 'node:path';
+import { repoRoot } from '../test/helpers/corpus.ts';
+import { runFuzz, type FuzzStats } from './lib/engine.ts';
+import { loadSeeds } from './lib/seeds.ts';
+
+interface Args {
+  inputs: number;
+  seconds: number;
+  seed: number;
+  maxSeedBytes: number;
+  workers: number;
+  save: boolean;
+  json: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const a: Args = { inputs: 10_000, seconds: 600, seed: 1, maxSeedBytes: 4 << 20, workers: 2, save: true, json: false };
+  const num = (i: number) => {
+    const v = Number(argv[i]);
+    if (!Number.isFinite(v) || v < 0) throw new Error(`${argv[i - 1]} needs a number, got ${argv[i]}`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    switch (argv[i]) {
+      case '--inputs': a.inputs = num(++i); break;
+      case '--seconds': a.seconds = num(++i); break;
+      case '--seed': a.seed = num(++i); break;
+      case '--max-seed-bytes': a.maxSeedBytes = num(++i); break;
+      case '--workers': a.workers = Math.max(1, num(++i)); break;
+      case '--no-save': a.save = false; break;
+      case '--json': a.json = true; break;
+      default: throw new Error(`unknown argument ${argv[i]} (see the header of fuzz/run.ts)`);
+    }
+  }
+  return a;
+}
+
+function summary(s: FuzzStats): string {
+  const lines = [`${s.inputs} inputs in ${s.seconds.toFixed(1)} s (${(s.inputs / Math.max(s.seconds, 1e-9)).toFixed(0)}/s), ${s.restarts} worker restart(s)`];
+  for (const [format, counts] of Object.entries(s.byFormat).sort()) {
+    lines.push(`  ${format.padEnd(20)} ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  }
+  lines.push(`${s.findings.length} distinct failure(s)`);
+  for (const f of s.findings) {
+    lines.push(`  [${f.outcome}] ${f.format}: ${f.message.slice(0, 200)} (${f.hits} hit(s); first input #${f.input}, seed ${f.seedName}, ${f.mutation.slice(0, 120)})${f.file ? ` -> ${f.file}` : ''}`);
+    const frame = f.stack.split('\n').find((l) => l.trim().startsWith('at '));
+    if (frame) lines.push(`      ${frame.trim()}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const { seeds, skipped } = await loadSeeds({ maxBytes: args.maxSeedBytes, generated: true });
+  const formats = [...new Set(seeds.map((s) => s.format))].sort();
+  process.stderr.write(`fuzz: ${seeds.length} seeds in ${formats.length} format(s) [${formats.join(', ')}], ${seeds.reduce((n, s) => n + s.streams.length, 0)} compressed streams located; seed ${args.seed}\n`);
+  for (const s of skipped) process.stderr.write(`fuzz: skipped ${s}\n`);
+  const stats = await runFuzz({
+    seed: args.seed,
+    inputs: args.inputs,
+    seconds: args.seconds,
+    seeds,
+    concurrency: args.workers,
+    ...(args.save ? { saveDir: join(repoRoot, 'test/fixtures/crashes') } : {}),
+    onProgress: (s) => process.stderr.write(`fuzz: ${s.inputs} inputs, ${s.findings.length} failure(s), ${s.seconds.toFixed(0)} s\n`),
+  });
+  if (args.json) {
+    const { findings, ...rest } = stats;
+    process.stdout.write(`${JSON.stringify({ seed: args.seed, seeds: seeds.length, formats, ...rest, findings: findings.map(({ bytes, ...f }) => ({ ...f, bytes: bytes.length })) }, null, 2)}\n`);
+  } else {
+    console.log(summary(stats));
+  }
+  process.exitCode = stats.findings.length > 0 ? 1 : 0;
+}
+
+await main();

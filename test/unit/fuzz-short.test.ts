@@ -1,0 +1,79 @@
+/**
+ * A short deterministic fuzz run (fixed seed, a few thousand inputs over every registered format)
+ * plus a self-test proving the harness catches hangs, crashes, allocation blow-ups and lossy
+ * re-encoding. The long runs are `npm run fuzz`; their figures are in docs/reliability.md.
+ */
+import { describe, expect, it } from 'vitest';
+import { runFuzz, signatureOf } from '../../fuzz/lib/engine.ts';
+import { knownFinding } from '../../fuzz/known-findings.ts';
+import { mutate, type Seed } from '../../fuzz/lib/mutate.ts';
+import { Prng } from '../../fuzz/lib/prng.ts';
+import { FuzzPool } from '../../fuzz/lib/pool.ts';
+import { loadSeeds } from '../../fuzz/lib/seeds.ts';
+import { hasCorpus } from '../helpers/corpus.ts';
+
+const SHORT_INPUTS = 3000;
+
+describe('fuzz harness self-test', () => {
+  it('reports a hang, a crash, a blow-up, a lossy encoder, a refusal and a success as such', async () => {
+    const pool = new FuzzPool({
+      size: 2,
+      maxOldGenerationSizeMb: 128,
+      baseMs: 1500,
+      msPerMB: 0,
+      preload: new URL('../../fuzz/lib/self-test-codecs.ts', import.meta.url).href,
+    });
+    const run = (first: number, id: number) =>
+      pool.run({ id, format: 'selftest-broken', bytes: new Uint8Array([first, 1, 2, 3]), encode: true, memFactor: 32, memSlackBytes: 16 << 20 });
+    try {
+      const [refused, hang, crash, blowup, lossy, ok] = await Promise.all([run(0, 1), run(1, 2), run(2, 3), run(3, 4), run(4, 5), run(9, 6)]);
+      expect(refused.outcome).toBe('decode-error');
+      expect(hang.outcome).toBe('hang');
+      expect(crash.outcome).toBe('crash');
+      expect(crash.message).toMatch(/TypeError/);
+      expect(blowup.outcome).toBe('blowup');
+      expect(blowup.allocated).toBeGreaterThanOrEqual(256 * 1024 * 1024);
+      expect(lossy.outcome).toBe('mismatch');
+      expect(ok.outcome).toBe('ok');
+      // The pool replaced the hung worker and still works.
+      expect(pool.restarts).toBe(1);
+      expect((await run(9, 7)).outcome).toBe('ok');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('makes the same mutants for the same seed', () => {
+    const seed: Seed = { name: 's', format: 'x', bytes: Uint8Array.from({ length: 256 }, (_, i) => i), streams: [[16, 80]] };
+    const a = Array.from({ length: 50 }, (_, i) => mutate(new Prng(i), seed, seed));
+    const b = Array.from({ length: 50 }, (_, i) => mutate(new Prng(i), seed, seed));
+    expect(a.map((m) => m.desc)).toEqual(b.map((m) => m.desc));
+    expect(a.some((m, i) => m.bytes.length !== seed.bytes.length || m.bytes.some((v, j) => v !== seed.bytes[j]) || i < 0)).toBe(true);
+    expect(new Set(a.map((m) => m.kind)).size).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('short fuzz run', () => {
+  it(`${SHORT_INPUTS} mutated inputs end in success or DecodeError (no crash, hang or blow-up)`, async () => {
+    const { seeds } = await loadSeeds({ maxBytes: 256 * 1024, generated: true });
+    if (!hasCorpus) console.warn('short fuzz run: corpus absent, generated seeds only');
+    if (seeds.length === 0) {
+      console.warn('short fuzz run: no seeds (no codec registered yet): nothing to fuzz');
+      return;
+    }
+    const stats = await runFuzz({ seed: 20261121, inputs: SHORT_INPUTS, seconds: 45, seeds, concurrency: 2, minimize: false });
+    // The budget is inputs, the seconds are a safety stop: a slow machine still runs them all.
+    expect(stats.inputs).toBeGreaterThan(0);
+    const unknown = stats.findings.filter((f) => !knownFinding(f.signature));
+    const report = unknown.map((f) => `${f.format} ${f.outcome}: ${f.message}\n  seed ${f.seedName}, ${f.mutation}\n  ${f.stack.split('\n').slice(0, 4).join('\n  ')}`);
+    expect(report, 'new fuzz failures (run `npm run fuzz` to save them as regression inputs)').toEqual([]);
+    const decoded = Object.values(stats.byFormat).reduce((n, c) => n + (c.ok ?? 0) + (c.mismatch ?? 0), 0);
+    expect(decoded, 'some mutants must get past the decoder, or the fuzzer only tests magic checks').toBeGreaterThan(0);
+  });
+
+  it('groups failures by message and top frame, not by input', () => {
+    const r = (message: string, line: number) => ({ id: 0, outcome: 'crash' as const, message, stack: `TypeError: x\n    at readLod (file:///a/b/shared/formats/x.ts:${line}:7)`, allocated: 0, retained: 0, ms: 0 });
+    expect(signatureOf('f', r('bad 12', 10))).toBe(signatureOf('f', r('bad 99', 11)));
+    expect(signatureOf('f', r('bad 12', 10))).not.toBe(signatureOf('f', r('other', 10)));
+  });
+});

@@ -49,116 +49,138 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
   // lengths), so a stream this short cannot produce the claimed size: refuse before allocating.
   const remaining = src.length - offset;
   if (expectedSize > remaining * 256 + 3) {
-    throw new DecodeError(
-      `LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`,
-      offset,
-      '',
-    );
+    throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
   }
   const out = new Uint8Array(expectedSize);
   const end = src.length;
+  const limit = expectedSize;
   let ip = offset;
   let op = 0;
   let state = 0;
   let at = ip;
-
-  const fail = (msg: string, where: number): never => {
-    throw new DecodeError(`LZO ${msg} (output ${op} of ${expectedSize})`, where, '');
-  };
-  const copyLiterals = (n: number): void => {
-    if (ip + n > end) fail(`literal run of ${n} bytes runs past the input`, at);
-    if (op + n > expectedSize) fail(`literal run of ${n} bytes overflows the output`, at);
-    if (n < 8) {
-      for (let k = 0; k < n; k++) out[op + k] = src[ip + k]!;
-    } else {
-      out.set(src.subarray(ip, ip + n), op);
-    }
-    ip += n;
-    op += n;
-  };
-  /** Extended length: zero bytes add 255 each, then a non-zero byte adds itself. */
-  const extend = (base: number): number => {
-    let t = base;
-    for (;;) {
-      if (ip >= end) fail('length extension runs past the input', at);
-      const b = src[ip++]!;
-      if (b !== 0) return t + b;
-      t += 255;
-      // A length beyond the output is corrupt however it continues: stop before looping on.
-      if (t > expectedSize + 255) fail('length extension exceeds the expected size', at);
-    }
-  };
-  const copyMatch = (dist: number, len: number): void => {
-    if (dist > op) fail(`match distance ${dist} reaches before the start of the output`, at);
-    if (op + len > expectedSize) fail(`match of ${len} bytes overflows the output`, at);
-    let from = op - dist;
-    if (dist >= len && len >= 32) {
-      out.copyWithin(op, from, from + len);
-      op += len;
-    } else {
-      // Overlapping copies repeat the pattern, so they must go byte by byte.
-      const stop = op + len;
-      while (op < stop) out[op++] = out[from++]!;
-    }
-  };
-  const need = (n: number): void => {
-    if (ip + n > end) fail('instruction runs past the input', at);
-  };
-
+  // One flat loop with integer locals (no closures, no per-instruction allocations): this is the
+  // hot path of opening every ODOL model. Errors leave through corrupt(), off the fast path.
   if (ip < end && src[ip]! > 17) {
-    at = ip;
-    const t = src[ip++]! - 17;
-    copyLiterals(t);
-    state = t < 4 ? t : 4;
+    const n = src[ip++]! - 17;
+    if (ip + n > end) throw corrupt('literal run runs past the input', at, op, limit);
+    if (n > limit) throw corrupt('literal run overflows the output', at, op, limit);
+    for (let k = 0; k < n; k++) out[op++] = src[ip++]!;
+    state = n < 4 ? n : 4;
   }
   for (;;) {
     at = ip;
-    if (ip >= end) fail('stream ends without an end marker', ip);
-    const t = src[ip++]!;
+    if (ip >= end) throw corrupt('stream ends without an end marker', ip, op, limit);
+    let t = src[ip++]!;
     let dist: number;
     let len: number;
-    if (t < 16) {
-      if (state === 0) {
-        const n = t === 0 ? extend(15) + 3 : t + 3;
-        copyLiterals(n);
-        state = 4;
-        continue;
+    if (t >= 64) {
+      // M2: 3..8 bytes within 2 KiB.
+      if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
+      len = (t >> 5) + 1;
+      dist = 1 + ((t >> 2) & 7) + (src[ip++]! << 3);
+    } else if (t >= 32) {
+      // M3: within 16 KiB.
+      len = t & 31;
+      if (len === 0) {
+        len = 31;
+        for (;;) {
+          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+          const b = src[ip++]!;
+          if (b !== 0) { len += b; break; }
+          len += 255;
+          if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+        }
       }
-      need(1);
-      if (state === 4) {
-        dist = 1 + M2_MAX_OFFSET + (t >> 2) + (src[ip++]! << 2);
-        len = 3;
-      } else {
-        dist = 1 + (t >> 2) + (src[ip++]! << 2);
-        len = 2;
-      }
-    } else if (t < 32) {
-      len = (t & 7) === 0 ? extend(7) + 2 : (t & 7) + 2;
-      need(2);
-      const d = src[ip]! | (src[ip + 1]! << 8);
+      len += 2;
+      if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
+      dist = ((src[ip]! | (src[ip + 1]! << 8)) >> 2) + 1;
       ip += 2;
-      const far = ((t & 8) << 11) + (d >> 2);
+    } else if (t >= 16) {
+      // M4: 16..48 KiB, or the end marker.
+      len = t & 7;
+      if (len === 0) {
+        len = 7;
+        for (;;) {
+          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+          const b = src[ip++]!;
+          if (b !== 0) { len += b; break; }
+          len += 255;
+          if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+        }
+      }
+      len += 2;
+      if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
+      const far = ((t & 8) << 11) + ((src[ip]! | (src[ip + 1]! << 8)) >> 2);
+      ip += 2;
       if (far === 0) {
-        if (op !== expectedSize) fail(`end marker after ${op} bytes; ${expectedSize} were expected`, at);
+        if (op !== limit) throw corrupt(`end marker after ${op} bytes; ${limit} were expected`, at, op, limit);
         return { data: out, consumed: ip - offset };
       }
       dist = far + M3_MAX_OFFSET;
-    } else if (t < 64) {
-      len = (t & 31) === 0 ? extend(31) + 2 : (t & 31) + 2;
-      need(2);
-      const d = src[ip]! | (src[ip + 1]! << 8);
-      ip += 2;
-      dist = (d >> 2) + 1;
+    } else if (state === 0) {
+      // Literal run of 4 or more bytes.
+      if (t === 0) {
+        t = 15;
+        for (;;) {
+          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+          const b = src[ip++]!;
+          if (b !== 0) { t += b; break; }
+          t += 255;
+          if (t > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+        }
+      }
+      const n = t + 3;
+      if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
+      if (op + n > limit) throw corrupt(`literal run of ${n} bytes overflows the output`, at, op, limit);
+      if (n < 32) {
+        for (let k = 0; k < n; k++) out[op + k] = src[ip + k]!;
+      } else {
+        out.set(src.subarray(ip, ip + n), op);
+      }
+      ip += n;
+      op += n;
+      state = 4;
+      continue;
     } else {
-      need(1);
-      len = (t >> 5) + 1;
-      dist = 1 + ((t >> 2) & 7) + (src[ip++]! << 3);
+      if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
+      if (state === 4) {
+        // 3 bytes at 2049..3072 after a long literal run.
+        dist = 1 + M2_MAX_OFFSET + (t >> 2) + (src[ip++]! << 2);
+        len = 3;
+      } else {
+        // M1: 2 bytes within 1 KiB after 1..3 literals.
+        dist = 1 + (t >> 2) + (src[ip++]! << 2);
+        len = 2;
+      }
     }
-    copyMatch(dist, len);
+    if (dist > op) throw corrupt(`match distance ${dist} reaches before the start of the output`, at, op, limit);
+    if (op + len > limit) throw corrupt(`match of ${len} bytes overflows the output`, at, op, limit);
+    let from = op - dist;
+    if (len >= 64 && dist >= len) {
+      out.copyWithin(op, from, from + len);
+      op += len;
+    } else {
+      // Overlapping copies repeat the pattern, so they go byte by byte.
+      const stop = op + len;
+      while (op < stop) out[op++] = out[from++]!;
+    }
+    // S: 0..3 literals that follow the match directly.
     const s = src[ip - 2]! & 3;
-    if (s > 0) copyLiterals(s);
+    if (s !== 0) {
+      if (ip + s > end) throw corrupt('trailing literals run past the input', at, op, limit);
+      if (op + s > limit) throw corrupt('trailing literals overflow the output', at, op, limit);
+      out[op++] = src[ip++]!;
+      if (s > 1) {
+        out[op++] = src[ip++]!;
+        if (s > 2) out[op++] = src[ip++]!;
+      }
+    }
     state = s;
   }
+}
+
+function corrupt(msg: string, at: number, op: number, expected: number): DecodeError {
+  return new DecodeError(`LZO ${msg} (output ${op} of ${expected})`, at, '');
 }
 
 const HASH_BITS = 14;

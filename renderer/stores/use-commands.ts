@@ -1,0 +1,118 @@
+/**
+ * Every user action as a named command (`file:open`, `edit:undo`, `view:wireframe`...). The
+ * Electron menu sends these names over `menu:command`; the in-app menu bar, the toolbar and the
+ * keyboard shortcuts run the same commands, so all entry points behave alike.
+ */
+import { isElectron } from '../bridge/index.ts';
+import { useDocs } from './use-docs.ts';
+import { useView } from './use-view.ts';
+
+export interface AppCommand {
+  id: string;
+  label: string;
+  /** Shortcut as shown in menus (`Ctrl+S`); also what the key handler matches. */
+  keys?: string;
+  icon?: string;
+  enabled?: () => boolean;
+  checked?: () => boolean;
+  run: () => unknown;
+}
+
+/** Downloads bytes as a file (works in the browser host and in Electron's download handler). */
+export function saveBytes(bytes: Uint8Array, fileName: string, type = 'application/octet-stream'): void {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The commands, built over the stores of the running app. */
+export function useCommands(): { list: AppCommand[]; byId: Map<string, AppCommand>; run(id: string): boolean } {
+  const docs = useDocs();
+  const view = useView();
+  const hasDoc = () => docs.active !== null;
+
+  async function openFile() {
+    if (isElectron()) {
+      const paths = await docs.call('dialog:open', undefined, 'Could not show the open dialog');
+      for (const p of paths ?? []) await docs.open(p);
+    } else view.dialog = 'open';
+  }
+  async function saveAs() {
+    const d = docs.active;
+    if (!d) return;
+    if (isElectron()) {
+      const p = await docs.call('dialog:save', { suggested: d.path }, 'Could not show the save dialog');
+      if (p) await docs.saveAs(p);
+    } else view.dialog = 'saveAs';
+  }
+  async function screenshot() {
+    const v = view.viewport;
+    if (!v || !docs.active) return;
+    const png = await v.capturePng();
+    await docs.screenshot(png, `${docs.active.fileName.replace(/\.[^.]+$/, '')}.png`);
+  }
+  async function exportGltf() {
+    const d = docs.active;
+    if (!d) return;
+    let target: string | null = d.path.replace(/\.[^./\\]+$/, '') + '.glb';
+    if (isElectron()) target = await docs.call('dialog:save', { suggested: target }, 'Could not show the save dialog') ?? null;
+    if (!target) return;
+    const ok = await docs.call('doc:exportGltf', { id: d.id, path: target, ...(view.lod.get(d.id) ? { lod: view.lod.get(d.id)! } : {}) }, 'glTF export failed');
+    if (ok !== undefined) docs.notice = `Exported ${target}`;
+  }
+  const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders') => () => {
+    view[key] = !view[key];
+  };
+
+  const list: AppCommand[] = [
+    { id: 'file:open', label: 'Open…', keys: 'Ctrl+O', icon: 'open', run: openFile },
+    { id: 'file:openSample', label: 'Open Sample Model', icon: 'sample', run: () => docs.openSample() },
+    { id: 'file:save', label: 'Save', keys: 'Ctrl+S', icon: 'save', enabled: hasDoc, run: () => docs.save() },
+    { id: 'file:saveAs', label: 'Save As…', keys: 'Ctrl+Shift+S', icon: 'save-as', enabled: hasDoc, run: saveAs },
+    { id: 'file:revert', label: 'Revert to Saved', icon: 'revert', enabled: () => !!docs.active?.dirty, run: () => docs.revert() },
+    { id: 'file:exportGltf', label: 'Export glTF Binary…', icon: 'glb', enabled: hasDoc, run: exportGltf },
+    { id: 'file:close', label: 'Close', keys: 'Ctrl+W', icon: 'close', enabled: hasDoc, run: () => docs.active && docs.close(docs.active.id) },
+    { id: 'edit:undo', label: 'Undo', keys: 'Ctrl+Z', icon: 'undo', enabled: () => !!docs.active?.canUndo, run: () => docs.undo() },
+    { id: 'edit:redo', label: 'Redo', keys: 'Ctrl+Y', icon: 'redo', enabled: () => !!docs.active?.canRedo, run: () => docs.redo() },
+    { id: 'edit:find', label: 'Find in Structure', keys: 'Ctrl+F', icon: 'search', enabled: hasDoc, run: () => document.querySelector<HTMLInputElement>('[data-testid="tree-filter"]')?.focus() },
+    { id: 'view:frame', label: 'Frame Selection', keys: 'F', icon: 'frame', enabled: hasDoc, run: () => view.viewport?.frameSelection() },
+    { id: 'view:frameAll', label: 'Frame All', keys: 'Shift+F', enabled: hasDoc, run: () => view.viewport?.frameAll() },
+    { id: 'view:wireframe', label: 'Wireframe', keys: 'Alt+W', icon: 'wireframe', checked: () => view.wireframe, run: toggle('wireframe') },
+    { id: 'view:normals', label: 'Normals', keys: 'Alt+N', icon: 'normals', checked: () => view.normals, run: toggle('normals') },
+    { id: 'view:bounds', label: 'Bounds', keys: 'Alt+B', icon: 'bounds', checked: () => view.bounds, run: toggle('bounds') },
+    { id: 'view:grid', label: 'Grid', keys: 'Alt+G', icon: 'grid', checked: () => view.grid, run: toggle('grid') },
+    { id: 'view:skeleton', label: 'Skeleton', keys: 'Alt+K', icon: 'skeleton', checked: () => view.skeleton, run: toggle('skeleton') },
+    { id: 'view:colliders', label: 'Colliders', keys: 'Alt+C', icon: 'colliders', checked: () => view.colliders, run: toggle('colliders') },
+    { id: 'view:screenshot', label: 'Store Screenshot in Model', keys: 'Ctrl+Shift+P', icon: 'camera', enabled: hasDoc, run: screenshot },
+  ];
+  const byId = new Map(list.map((c) => [c.id, c]));
+  return {
+    list,
+    byId,
+    run(id: string): boolean {
+      const c = byId.get(id);
+      if (!c || (c.enabled && !c.enabled())) return false;
+      void c.run();
+      return true;
+    },
+  };
+}
+
+/** `Ctrl+Shift+S` style name of a key event (Cmd counts as Ctrl on macOS). */
+export function keyName(e: KeyboardEvent): string {
+  const parts: string[] = [];
+  if (e.ctrlKey || e.metaKey) parts.push('Ctrl');
+  if (e.altKey) parts.push('Alt');
+  if (e.shiftKey) parts.push('Shift');
+  const k = e.key.length === 1 ? e.key.toUpperCase() : e.key;
+  if (!['Control', 'Meta', 'Alt', 'Shift'].includes(k)) parts.push(k);
+  return parts.join('+');
+}
+
+/** Extra accepted spellings of shortcuts. */
+export const KEY_ALIASES: Record<string, string> = { 'Ctrl+Shift+Z': 'edit:redo' };

@@ -1,0 +1,359 @@
+/**
+ * Open documents, the selection in each, the inspection of the selected node, errors and progress.
+ * Every change to a document goes through `doc:edit` (or a verb such as undo/save) and comes back
+ * as a fresh {@link DocSnapshot}; the store never edits a document itself.
+ */
+import { defineStore } from 'pinia';
+import { computed, reactive, ref, shallowRef } from 'vue';
+import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res } from '../../shared/ipc/contract.ts';
+import type { EditCommand } from '../../shared/model/commands.ts';
+import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
+import { pathKey, type NodePath } from '../../shared/model/path.ts';
+import { api } from '../bridge/index.ts';
+import { ancestry, findNode } from '../lib/tree-model.ts';
+
+export interface ShownError {
+  /** What the user was doing: "Open failed", "Save failed"... */
+  title: string;
+  error: AppError;
+}
+
+interface DocUi {
+  selected: NodePath | null;
+  expanded: Set<string>;
+}
+
+export type Span = [number, number];
+
+/** Readable one-line form of an AppError with its offset and node path. */
+export function describeError(e: AppError): string {
+  const parts = [e.message];
+  if (e.offset !== undefined && !e.message.includes('offset')) parts.push(`at offset ${e.offset} (0x${e.offset.toString(16)})`);
+  if (e.path && !e.message.includes(e.path)) parts.push(`in ${e.path}`);
+  return parts.join(' ');
+}
+
+export const useDocs = defineStore('docs', () => {
+  const docs = ref<DocSnapshot[]>([]);
+  const activeId = ref<DocId | null>(null);
+  const ui = reactive(new Map<DocId, DocUi>());
+  const inspection = shallowRef<Inspection | null>(null);
+  const inspectionFor = ref<string>('');
+  /** Byte range of the field under the cursor in the inspector (highlighted in the hex view). */
+  const hoverSpan = ref<Span | null>(null);
+  const error = ref<ShownError | null>(null);
+  const notice = ref<string | null>(null);
+  const progress = ref<{ task: string; fraction: number } | null>(null);
+  const busy = ref(0);
+
+  const active = computed(() => docs.value.find((d) => d.id === activeId.value) ?? null);
+  const activeUi = computed(() => (activeId.value ? ui.get(activeId.value) ?? null : null));
+  const selectedPath = computed(() => activeUi.value?.selected ?? null);
+  const selectedNode = computed<OutlineNode | undefined>(() =>
+    active.value && selectedPath.value ? findNode(active.value.outline, selectedPath.value) : undefined,
+  );
+
+  /** Calls the API; failures become the error banner unless `quiet`, and resolve to undefined. */
+  async function call<C extends InvokeChannel>(channel: C, req: Req<C>, title: string, quiet = false): Promise<Res<C> | undefined> {
+    busy.value++;
+    try {
+      const r = await api().invoke(channel, req);
+      if (r.ok) return r.value;
+      if (!quiet) error.value = { title, error: r.error };
+      lastError = r.error;
+      return undefined;
+    } catch (e) {
+      const err: AppError = { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      lastError = err;
+      if (!quiet) error.value = { title, error: err };
+      return undefined;
+    } finally {
+      busy.value--;
+    }
+  }
+  let lastError: AppError | undefined;
+
+  /** Takes a snapshot from any source (reply or `doc:changed`). */
+  function accept(s: DocSnapshot): void {
+    const i = docs.value.findIndex((d) => d.id === s.id);
+    if (i >= 0) {
+      if (docs.value[i]!.revision > s.revision) return;
+      docs.value.splice(i, 1, s);
+    } else {
+      docs.value.push(s);
+      ui.set(s.id, { selected: null, expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
+    }
+    if (s.id === activeId.value) void refreshInspection();
+  }
+
+  function opened(s: DocSnapshot | undefined): DocSnapshot | undefined {
+    if (!s) return undefined;
+    accept(s);
+    activate(s.id);
+    return s;
+  }
+
+  async function open(path: string): Promise<DocSnapshot | undefined> {
+    const existing = docs.value.find((d) => d.path === path);
+    if (existing) {
+      activate(existing.id);
+      return existing;
+    }
+    return opened(await call('doc:open', { path }, `Could not open ${path}`));
+  }
+
+  async function openSample(): Promise<DocSnapshot | undefined> {
+    return opened(await call('doc:openSample', undefined, 'Could not open the sample'));
+  }
+
+  /** Picks up documents the service already holds (a reload of the window). */
+  async function restore(): Promise<void> {
+    const list = await call('doc:list', undefined, 'Could not list open documents', true);
+    for (const s of list ?? []) accept(s);
+    if (!activeId.value && docs.value[0]) activate(docs.value[0].id);
+  }
+
+  function activate(id: DocId): void {
+    activeId.value = id;
+    hoverSpan.value = null;
+    void refreshInspection();
+  }
+
+  async function close(id: DocId): Promise<void> {
+    await call('doc:close', { id }, 'Could not close the document');
+    forget(id);
+  }
+
+  function forget(id: DocId): void {
+    const i = docs.value.findIndex((d) => d.id === id);
+    if (i < 0) return;
+    docs.value.splice(i, 1);
+    ui.delete(id);
+    if (activeId.value === id) {
+      const next = docs.value[Math.min(i, docs.value.length - 1)];
+      activeId.value = next?.id ?? null;
+      void refreshInspection();
+    }
+  }
+
+  function select(path: NodePath | null, reveal = true): void {
+    const u = activeUi.value;
+    if (!u) return;
+    u.selected = path ? [...path] : null;
+    hoverSpan.value = null;
+    if (path && reveal && active.value) {
+      for (const n of ancestry(active.value.outline, path).slice(0, -1)) u.expanded.add(pathKey(n.path));
+    }
+    void refreshInspection();
+  }
+
+  function toggleExpanded(key: string, open?: boolean): void {
+    const u = activeUi.value;
+    if (!u) return;
+    const want = open ?? !u.expanded.has(key);
+    if (want) u.expanded.add(key);
+    else u.expanded.delete(key);
+  }
+
+  let inspectSeq = 0;
+  async function refreshInspection(): Promise<void> {
+    const d = active.value;
+    const path = selectedPath.value;
+    const seq = ++inspectSeq;
+    if (!d || !path) {
+      inspection.value = null;
+      inspectionFor.value = '';
+      return;
+    }
+    const res = await call('doc:inspect', { id: d.id, path }, 'Could not inspect the node', true);
+    if (seq !== inspectSeq) return;
+    inspection.value = res ?? null;
+    inspectionFor.value = `${d.id}:${d.revision}:${pathKey(path)}`;
+  }
+
+  /** Inspects any node of the active document without changing the selection (editors). */
+  async function inspect(path: NodePath): Promise<Inspection | null> {
+    const d = active.value;
+    if (!d) return null;
+    return (await call('doc:inspect', { id: d.id, path }, 'Could not inspect the node', true)) ?? null;
+  }
+
+  /**
+   * Sends one edit. Returns the refusal (the codec's message, offset and path) instead of showing
+   * it, so the inspector can put it next to the field; nothing is written when refused.
+   */
+  async function edit(command: EditCommand): Promise<AppError | undefined> {
+    const d = active.value;
+    if (!d) return { code: 'invalid', message: 'No document is open' };
+    const s = await call('doc:edit', { id: d.id, command }, 'Edit refused', true);
+    if (!s) return lastError;
+    accept(s);
+    return undefined;
+  }
+
+  async function verb(channel: 'doc:undo' | 'doc:redo' | 'doc:save' | 'doc:revert', title: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call(channel, { id: d.id }, title);
+    if (s) accept(s);
+    return !!s;
+  }
+  const undo = () => verb('doc:undo', 'Undo failed');
+  const redo = () => verb('doc:redo', 'Redo failed');
+  const revert = () => verb('doc:revert', 'Revert failed');
+
+  async function save(overwriteChanged = false): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:save', { id: d.id, options: { overwriteChanged } }, `Could not save ${d.fileName}`);
+    if (s) {
+      accept(s);
+      notice.value = `Saved ${s.fileName}`;
+    }
+    return !!s;
+  }
+
+  async function saveAs(path: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:saveAs', { id: d.id, path }, `Could not save as ${path}`);
+    if (s) {
+      accept(s);
+      notice.value = `Saved ${s.fileName}`;
+    }
+    return !!s;
+  }
+
+  async function create(parent: NodePath, kind: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const before = findNode(d.outline, parent)?.children?.length ?? 0;
+    const s = await call('doc:create', { id: d.id, parent, kind }, `Could not add ${kind}`);
+    if (!s) return false;
+    accept(s);
+    // Select what was added: the parent's child list grew by one, usually at the end.
+    const kids = findNode(s.outline, parent)?.children ?? [];
+    if (kids.length > before) select(kids[kids.length - 1]!.path);
+    else select(parent);
+    return true;
+  }
+
+  async function remove(path: NodePath): Promise<boolean> {
+    const err = await edit({ op: 'remove', path, label: `Delete ${String(path[path.length - 1])}` });
+    if (err) error.value = { title: 'Could not delete', error: err };
+    else select(path.slice(0, -1));
+    return !err;
+  }
+
+  /** Moves an element of a list one place up or down (the node path ends with its index). */
+  async function move(path: NodePath, delta: -1 | 1): Promise<boolean> {
+    const index = path[path.length - 1];
+    if (typeof index !== 'number') return false;
+    const to = index + delta;
+    const err = await edit({ op: 'move', path: path.slice(0, -1), from: index, to, label: delta < 0 ? 'Move up' : 'Move down' });
+    if (err) error.value = { title: 'Could not move', error: err };
+    else select([...path.slice(0, -1), to]);
+    return !err;
+  }
+
+  async function exportNode(path: NodePath): Promise<Uint8Array | undefined> {
+    const d = active.value;
+    if (!d) return undefined;
+    return call('doc:exportNode', { id: d.id, path }, 'Could not export the bytes');
+  }
+
+  async function importNode(path: NodePath, bytes: Uint8Array): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:importNode', { id: d.id, path, bytes }, 'Could not import the bytes');
+    if (s) accept(s);
+    return !!s;
+  }
+
+  /**
+   * Copies a list element: a new element of the same kind is added, then takes the original's
+   * bytes and moves next to it, so the copy is exact whatever the format.
+   */
+  async function duplicate(node: OutlineNode, parent: OutlineNode, kind: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const bytes = await exportNode(node.path);
+    if (!bytes) return false;
+    if (!(await create(parent.path, kind))) return false;
+    const added = selectedPath.value;
+    if (!added) return false;
+    return importNode(added, bytes);
+  }
+
+  async function screenshot(png: Uint8Array, name?: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:screenshot', { id: d.id, png, ...(name ? { name } : {}) }, 'Could not store the screenshot');
+    if (s) {
+      accept(s);
+      notice.value = 'Screenshot stored in the model';
+    }
+    return !!s;
+  }
+
+  async function bytes(start: number, end: number): Promise<Uint8Array | undefined> {
+    const d = active.value;
+    if (!d) return undefined;
+    return call('doc:bytes', { id: d.id, start, end }, 'Could not read the bytes', true);
+  }
+
+  async function texture(name: string): Promise<Uint8Array | null> {
+    const d = active.value;
+    if (!d) return null;
+    return (await call('doc:texture', { id: d.id, name }, 'Could not load the texture', true)) ?? null;
+  }
+
+  let unsubscribe: (() => void)[] = [];
+  /** Listens to the service's events (call once at start-up). */
+  function listen(onMenu: (command: string) => void): void {
+    const a = api();
+    unsubscribe = [
+      a.on('doc:changed', (s) => accept(s)),
+      a.on('doc:closed', ({ id }) => forget(id)),
+      a.on('doc:progress', (p) => {
+        progress.value = p.fraction >= 1 ? null : { task: p.task, fraction: p.fraction };
+      }),
+      a.on('menu:command', ({ command }) => onMenu(command)),
+      a.on('app:openRequested', ({ path }) => void open(path)),
+    ];
+  }
+  function unlisten(): void {
+    for (const u of unsubscribe) u();
+    unsubscribe = [];
+  }
+
+  return {
+    docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
+    error, notice, progress, busy,
+    call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
+    refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move,
+    exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
+  };
+});
+
+/**
+ * Image bytes held by an image node (LODka IMG1 screenshot): the largest `bytes` field of the
+ * node's inspection, read through its span. Null when the node holds no image.
+ */
+export async function nodeImageBytes(docs: ReturnType<typeof useDocs>, path: NodePath): Promise<Uint8Array | null> {
+  const ins = await docs.inspect(path);
+  const candidates = (ins?.fields ?? []).filter((f) => f.kind === 'bytes' && f.span && f.span[1] > f.span[0]);
+  candidates.sort((a, b) => (b.span![1] - b.span![0]) - (a.span![1] - a.span![0]));
+  const best = candidates.find((f) => /data|image|png|screenshot/i.test(f.name)) ?? candidates[0];
+  if (!best?.span) return null;
+  return (await docs.bytes(best.span[0], best.span[1])) ?? null;
+}
+
+/** Sniffs an image type from its first bytes (for blob URLs and file names). */
+export function imageType(b: Uint8Array): { mime: string; ext: string } {
+  if (b[0] === 0x89 && b[1] === 0x50) return { mime: 'image/png', ext: 'png' };
+  if (b[0] === 0xff && b[1] === 0xd8) return { mime: 'image/jpeg', ext: 'jpg' };
+  if (b[0] === 0x42 && b[1] === 0x4d) return { mime: 'image/bmp', ext: 'bmp' };
+  if (b[0] === 0x47 && b[1] === 0x49) return { mime: 'image/gif', ext: 'gif' };
+  return { mime: 'application/octet-stream', ext: 'bin' };
+}

@@ -1,0 +1,59 @@
+/** Viewport and layout options of the active window (not part of any document). */
+import { defineStore } from 'pinia';
+import { markRaw, reactive, ref, shallowRef } from 'vue';
+import type { Viewport } from '../viewport/viewport.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
+
+export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights';
+export type BottomTab = 'problems' | 'hex';
+
+export const useView = defineStore('view', () => {
+  const wireframe = ref(false);
+  const normals = ref(false);
+  const bounds = ref(false);
+  const grid = ref(true);
+  const skeleton = ref(false);
+  const colliders = ref(true);
+  /** Mesh indices hidden by the user, per document. */
+  const hiddenMeshes = reactive(new Map<string, Set<number>>());
+  /** P3D: resolution name of the LOD shown, per document. */
+  const lod = reactive(new Map<string, string>());
+  /** Light scheme lighting the preview, per document (-1: the default studio light). */
+  const lightScheme = reactive(new Map<string, number>());
+  const clip = ref(-1);
+  const playing = ref(false);
+  const time = ref(0);
+  const speed = ref(1);
+  const rightTab = ref<RightTab>('inspector');
+  const bottomTab = ref<BottomTab>('problems');
+  /** Modal file dialog of the browser host (Electron uses native dialogs). */
+  const dialog = ref<'open' | 'saveAs' | null>(null);
+  const treeFilter = ref('');
+  /** The live viewport, once mounted (commands such as frame and screenshot use it). */
+  const viewport = shallowRef<Viewport | null>(null);
+  /** The scene last drawn for the active document, and the revision it was built from. */
+  const scene = shallowRef<Scene | null>(null);
+  const sceneRevision = ref('');
+  function setViewport(v: Viewport | null): void {
+    viewport.value = v ? markRaw(v) : null;
+  }
+
+  function hidden(docId: string): Set<number> {
+    let s = hiddenMeshes.get(docId);
+    if (!s) {
+      s = new Set();
+      hiddenMeshes.set(docId, s);
+    }
+    return s;
+  }
+  function toggleMesh(docId: string, index: number): void {
+    const s = hidden(docId);
+    if (s.has(index)) s.delete(index);
+    else s.add(index);
+  }
+
+  return {
+    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, clip, playing, time, speed,
+    rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+  };
+});

@@ -1,0 +1,298 @@
+/**
+ * Preview adapter: the neutral {@link Scene} to three.js objects. Kept free of the viewport's
+ * camera and event handling so it can be rebuilt whenever the document changes.
+ */
+import * as THREE from 'three';
+import type { AnimationClip, Scene, SceneMaterial, SceneMesh } from '../../shared/scene/scene.ts';
+import type { NodePath } from '../../shared/model/path.ts';
+
+export interface BuiltScene {
+  root: THREE.Group;
+  /** One entry per scene mesh instance placed in the model (a mesh may be placed several times). */
+  meshes: { index: number; object: THREE.Mesh; source?: NodePath }[];
+  nodes: THREE.Object3D[];
+  bones: THREE.Bone[];
+  materials: THREE.MeshPhongMaterial[];
+  /** Rest pose of bones (and nodes) so clips can reset to it. */
+  rest: Map<THREE.Object3D, { p: THREE.Vector3; q: THREE.Quaternion; s: THREE.Vector3 }>;
+  dispose(): void;
+}
+
+/** Resolves a texture name to image bytes (document service), or null when not found. */
+export type TextureResolver = (name: string) => Promise<Uint8Array | null>;
+
+function setMatrix(o: THREE.Object3D, m: readonly number[] | undefined): void {
+  if (!m || m.length !== 16) return;
+  const mat = new THREE.Matrix4().fromArray(m as number[]);
+  mat.decompose(o.position, o.quaternion, o.scale);
+}
+
+function blendingOf(m: SceneMaterial, mat: THREE.MeshPhongMaterial): void {
+  switch (m.blending) {
+    case 'blend':
+      mat.transparent = true;
+      mat.depthWrite = false;
+      break;
+    case 'additive':
+      mat.transparent = true;
+      mat.blending = THREE.AdditiveBlending;
+      mat.depthWrite = false;
+      break;
+    case 'alphaTest':
+      mat.alphaTest = 0.5;
+      break;
+    case 'modulate':
+      mat.transparent = true;
+      mat.blending = THREE.MultiplyBlending;
+      mat.premultipliedAlpha = true;
+      break;
+    default:
+      break;
+  }
+  if (m.color[3] < 0.999 && m.blending !== 'opaque' && m.blending !== undefined) mat.transparent = true;
+}
+
+/** Decodes image bytes the browser understands (PNG, JPEG, BMP, GIF, WebP). */
+export async function imageFromBytes(bytes: Uint8Array): Promise<ImageBitmap | null> {
+  try {
+    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+    return await createImageBitmap(blob, { imageOrientation: 'flipY' });
+  } catch {
+    return null;
+  }
+}
+
+function makeMaterial(m: SceneMaterial, wireframe: boolean, onTexture: (mat: THREE.MeshPhongMaterial, m: SceneMaterial) => void): THREE.MeshPhongMaterial {
+  const mat = new THREE.MeshPhongMaterial({
+    color: new THREE.Color().setRGB(m.color[0], m.color[1], m.color[2], THREE.SRGBColorSpace),
+    opacity: m.color[3],
+    shininess: Math.max(1, m.shininess ?? 20),
+    side: m.doubleSided === false ? THREE.FrontSide : THREE.DoubleSide,
+    wireframe,
+  });
+  if (m.specular) mat.specular.setRGB(m.specular[0], m.specular[1], m.specular[2], THREE.SRGBColorSpace);
+  else mat.specular.setRGB(0.15, 0.15, 0.15);
+  if (m.emissive) mat.emissive.setRGB(m.emissive[0], m.emissive[1], m.emissive[2], THREE.SRGBColorSpace);
+  blendingOf(m, mat);
+  mat.name = m.name;
+  mat.userData.source = m.source;
+  onTexture(mat, m);
+  return mat;
+}
+
+function makeGeometry(mesh: SceneMesh): THREE.BufferGeometry {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+  const n = mesh.positions.length / 3;
+  if (mesh.normals && mesh.normals.length === mesh.positions.length) g.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
+  if (mesh.uvs[0] && mesh.uvs[0].length === n * 2) g.setAttribute('uv', new THREE.BufferAttribute(mesh.uvs[0], 2));
+  if (mesh.colors && mesh.colors.length === n * 4) g.setAttribute('color', new THREE.BufferAttribute(mesh.colors, 4));
+  // Indices that point past the vertex list would crash the GPU upload: drop bad triangles.
+  let idx = mesh.indices;
+  if (idx.some((i) => i >= n)) {
+    const ok: number[] = [];
+    for (let t = 0; t + 2 < idx.length; t += 3) if (idx[t]! < n && idx[t + 1]! < n && idx[t + 2]! < n) ok.push(idx[t]!, idx[t + 1]!, idx[t + 2]!);
+    idx = Uint32Array.from(ok);
+  }
+  g.setIndex(new THREE.BufferAttribute(idx, 1));
+  if (!g.getAttribute('normal')) g.computeVertexNormals();
+  if (mesh.skin && mesh.skin.joints.length === n * 4 && mesh.skin.weights.length === n * 4) {
+    g.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(mesh.skin.joints, 4));
+    g.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.skin.weights, 4));
+  }
+  g.computeBoundingBox();
+  g.computeBoundingSphere();
+  return g;
+}
+
+export interface BuildOptions {
+  wireframe: boolean;
+  textures?: TextureResolver;
+  /** Called when an asynchronously loaded texture arrives (the viewport re-renders). */
+  onAsync?: () => void;
+}
+
+const textureCache = new Map<string, Promise<ImageBitmap | null>>();
+
+/** Drops cached texture images (a document was closed or reloaded). */
+export function clearTextureCache(): void {
+  textureCache.clear();
+}
+
+export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
+  const root = new THREE.Group();
+  root.name = 'model';
+  const disposables: { dispose(): void }[] = [];
+  const loadTexture = (mat: THREE.MeshPhongMaterial, m: SceneMaterial) => {
+    const key = m.textureData ? `embedded:${m.name}:${m.textureData.length}:${m.textureData[0] ?? 0}:${m.textureData[m.textureData.length >> 1] ?? 0}` : m.texture ? `file:${m.texture}` : '';
+    if (!key) return;
+    let p = textureCache.get(key);
+    if (!p) {
+      if (m.textureData) p = imageFromBytes(m.textureData);
+      else if (m.texture && opts.textures) {
+        // LODka keeps a second texture after a colon; the first is the base map.
+        const name = m.texture.split(':')[0]!;
+        p = opts.textures(name).then((b) => (b ? imageFromBytes(b) : null)).catch(() => null);
+      } else return;
+      textureCache.set(key, p);
+    }
+    void p.then((img) => {
+      if (!img) return;
+      const t = new THREE.Texture(img);
+      t.colorSpace = THREE.SRGBColorSpace;
+      t.wrapS = t.wrapT = THREE.RepeatWrapping;
+      t.flipY = false;
+      t.needsUpdate = true;
+      mat.map = t;
+      mat.needsUpdate = true;
+      disposables.push(t);
+      opts.onAsync?.();
+    });
+  };
+  const materials = scene.materials.map((m) => makeMaterial(m, opts.wireframe, loadTexture));
+  const fallback = new THREE.MeshPhongMaterial({ color: 0x9aa3ad, side: THREE.DoubleSide, wireframe: opts.wireframe, shininess: 20 });
+  materials.forEach((m) => disposables.push(m));
+  disposables.push(fallback);
+
+  // Skeleton: bones in their own hierarchy under the model root.
+  const bones: THREE.Bone[] = (scene.skeleton?.bones ?? []).map((b) => {
+    const bone = new THREE.Bone();
+    bone.name = b.name;
+    setMatrix(bone, b.matrix);
+    return bone;
+  });
+  scene.skeleton?.bones.forEach((b, i) => {
+    const parent = b.parent >= 0 && b.parent !== i ? bones[b.parent] : undefined;
+    (parent ?? root).add(bones[i]!);
+  });
+  root.updateMatrixWorld(true);
+  let skeleton: THREE.Skeleton | undefined;
+  if (bones.length) {
+    const inv = scene.skeleton!.bones.map((b) => (b.inverseBind?.length === 16 ? new THREE.Matrix4().fromArray(b.inverseBind) : null));
+    skeleton = inv.every((m) => m) ? new THREE.Skeleton(bones, inv as THREE.Matrix4[]) : new THREE.Skeleton(bones);
+  }
+
+  const geometries = new Map<number, THREE.BufferGeometry>();
+  const geometryOf = (i: number) => {
+    let g = geometries.get(i);
+    if (!g) {
+      g = makeGeometry(scene.meshes[i]!);
+      geometries.set(i, g);
+      disposables.push(g);
+    }
+    return g;
+  };
+  const meshObject = (i: number): THREE.Mesh => {
+    const sm = scene.meshes[i]!;
+    const g = geometryOf(i);
+    const groups = sm.groups.length ? sm.groups : [{ start: 0, count: sm.indices.length, material: -1 }];
+    const mats: THREE.Material[] = [];
+    g.clearGroups();
+    for (const gr of groups) {
+      const mat = materials[gr.material] ?? fallback;
+      let k = mats.indexOf(mat);
+      if (k < 0) k = mats.push(mat) - 1;
+      g.addGroup(gr.start, gr.count, k);
+    }
+    const skinned = skeleton && g.getAttribute('skinIndex');
+    const obj = skinned ? new THREE.SkinnedMesh(g, mats) : new THREE.Mesh(g, mats);
+    obj.name = sm.name;
+    obj.userData.source = sm.source;
+    obj.userData.meshIndex = i;
+    return obj;
+  };
+
+  const meshes: BuiltScene['meshes'] = [];
+  const nodes: THREE.Object3D[] = scene.nodes.map((n) => {
+    const o = new THREE.Group();
+    o.name = n.name;
+    setMatrix(o, n.matrix);
+    o.visible = n.visible !== false;
+    o.userData.source = n.source;
+    return o;
+  });
+  scene.nodes.forEach((n, i) => {
+    const parent = n.parent >= 0 && n.parent !== i ? nodes[n.parent] : undefined;
+    (parent ?? root).add(nodes[i]!);
+    if (n.mesh !== undefined && scene.meshes[n.mesh]) {
+      const obj = meshObject(n.mesh);
+      // A proxy item selects as itself; a plain node placing a mesh selects the mesh.
+      if (n.source) obj.userData.source = n.source;
+      obj.userData.meshSource = scene.meshes[n.mesh]!.source;
+      nodes[i]!.add(obj);
+      meshes.push({ index: n.mesh, object: obj, source: obj.userData.source as NodePath | undefined });
+    }
+  });
+  if (!scene.nodes.some((n) => n.mesh !== undefined)) {
+    scene.meshes.forEach((_, i) => {
+      const obj = meshObject(i);
+      root.add(obj);
+      meshes.push({ index: i, object: obj, source: obj.userData.source as NodePath | undefined });
+    });
+  }
+  root.updateMatrixWorld(true);
+  for (const m of meshes) if (m.object instanceof THREE.SkinnedMesh && skeleton) m.object.bind(skeleton, m.object.matrixWorld);
+
+  const rest = new Map<THREE.Object3D, { p: THREE.Vector3; q: THREE.Quaternion; s: THREE.Vector3 }>();
+  for (const o of [...bones, ...nodes]) rest.set(o, { p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone() });
+
+  return {
+    root, meshes, nodes, bones, materials, rest,
+    dispose() {
+      for (const d of disposables) d.dispose();
+    },
+  };
+}
+
+function keyIndex(times: Float32Array, t: number): [number, number, number] {
+  const n = times.length;
+  if (n === 0) return [0, 0, 0];
+  if (t <= times[0]!) return [0, 0, 0];
+  if (t >= times[n - 1]!) return [n - 1, n - 1, 0];
+  let lo = 0;
+  let hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! <= t) lo = mid;
+    else hi = mid;
+  }
+  const span = times[hi]! - times[lo]!;
+  return [lo, hi, span > 0 ? (t - times[lo]!) / span : 0];
+}
+
+const qa = new THREE.Quaternion();
+const qb = new THREE.Quaternion();
+const va = new THREE.Vector3();
+const vb = new THREE.Vector3();
+
+/** Poses bones and nodes at time `t` (seconds) of a clip; keys are interpolated linearly. */
+export function applyClip(built: BuiltScene, clip: AnimationClip | undefined, t: number): void {
+  for (const [o, r] of built.rest) {
+    o.position.copy(r.p);
+    o.quaternion.copy(r.q);
+    o.scale.copy(r.s);
+  }
+  if (clip) {
+    for (const tr of clip.tracks) {
+      const target = tr.target === 'node' ? built.nodes[tr.bone] : built.bones[tr.bone];
+      if (!target) continue;
+      const [a, b, f] = keyIndex(tr.times, t);
+      if (tr.translations && tr.translations.length >= (b + 1) * 3) {
+        va.fromArray(tr.translations, a * 3);
+        vb.fromArray(tr.translations, b * 3);
+        target.position.copy(va.lerp(vb, f));
+      }
+      if (tr.rotations && tr.rotations.length >= (b + 1) * 4) {
+        qa.fromArray(tr.rotations, a * 4);
+        qb.fromArray(tr.rotations, b * 4);
+        target.quaternion.copy(qa.slerp(qb, f).normalize());
+      }
+      if (tr.scales && tr.scales.length >= (b + 1) * 3) {
+        va.fromArray(tr.scales, a * 3);
+        vb.fromArray(tr.scales, b * 3);
+        target.scale.copy(va.lerp(vb, f));
+      }
+    }
+  }
+  built.root.updateMatrixWorld(true);
+}

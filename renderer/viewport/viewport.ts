@@ -1,0 +1,420 @@
+/**
+ * The 3D preview: a plain class around a three.js renderer that only draws when something asked
+ * for it (camera move, new scene, option change, animation frame). Helpers (grid, bounds, normals,
+ * skeleton, colliders, selection) live in their own scene drawn over the model, so picking and
+ * framing see only the model.
+ */
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
+import type { LightScheme, Scene, SceneCollider } from '../../shared/scene/scene.ts';
+import type { NodePath } from '../../shared/model/path.ts';
+import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
+
+export interface ViewOptions {
+  wireframe: boolean;
+  normals: boolean;
+  bounds: boolean;
+  grid: boolean;
+  skeleton: boolean;
+  colliders: boolean;
+  /** Scene mesh indices not drawn. */
+  hidden: ReadonlySet<number>;
+}
+
+const related = (a: NodePath | undefined, b: NodePath | undefined): boolean => {
+  if (!a || !b) return false;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+const SELECT_COLOR = 0xffa53d;
+const COLLIDER_COLOR = 0x3ddc97;
+
+export class Viewport {
+  readonly canvas: HTMLCanvasElement;
+  readonly renderer: THREE.WebGLRenderer;
+  readonly camera: THREE.PerspectiveCamera;
+  readonly controls: OrbitControls;
+  private readonly scene = new THREE.Scene();
+  private readonly helpers = new THREE.Scene();
+  private readonly studio = new THREE.Group();
+  private readonly schemeLights = new THREE.Group();
+  private built: BuiltScene | undefined;
+  private source: Scene | undefined;
+  private grid: THREE.GridHelper | undefined;
+  private boundsHelper: THREE.Box3Helper | undefined;
+  private selectionHelper: THREE.Box3Helper | undefined;
+  private normalsHelpers: VertexNormalsHelper[] = [];
+  private skeletonHelper: THREE.SkeletonHelper | undefined;
+  private colliderGroup = new THREE.Group();
+  private colliderObjects: { obj: THREE.Object3D; c: SceneCollider }[] = [];
+  private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, hidden: new Set() };
+  private selected: NodePath | null = null;
+  private clipIndex = -1;
+  private time = 0;
+  private frame = 0;
+  private resize: ResizeObserver;
+  private textures: TextureResolver | undefined;
+  /** Called after every drawn frame (tests and the status bar count them). */
+  onRender: (() => void) | undefined;
+  renders = 0;
+
+  constructor(canvas: HTMLCanvasElement) {
+    this.canvas = canvas;
+    // preserveDrawingBuffer: screenshots (IMG1) and pixel checks read the canvas after drawing.
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true, alpha: false });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    this.renderer.setClearColor(0x1b1e23, 1);
+    this.renderer.autoClear = false;
+    this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    this.camera.position.set(3, 2, 4);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.enableDamping = false;
+    this.controls.addEventListener('change', () => this.requestRender());
+
+    // Default studio light: a sky/ground fill plus a key light riding with the camera.
+    const hemi = new THREE.HemisphereLight(0xdfe8ff, 0x303030, 1.6);
+    const key = new THREE.DirectionalLight(0xffffff, 1.8);
+    key.position.set(0.5, 1, 0.8);
+    this.camera.add(key);
+    this.studio.add(hemi);
+    this.scene.add(this.studio, this.schemeLights, this.camera);
+    this.helpers.add(this.colliderGroup);
+
+    this.resize = new ResizeObserver(() => this.fitSize());
+    this.resize.observe(canvas.parentElement ?? canvas);
+    this.fitSize();
+  }
+
+  setTextureResolver(r: TextureResolver): void {
+    this.textures = r;
+  }
+
+  private fitSize(): void {
+    const el = this.canvas.parentElement ?? this.canvas;
+    const w = Math.max(1, el.clientWidth);
+    const h = Math.max(1, el.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${h}px`;
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  /** Schedules one frame; several requests before it is drawn make one frame. */
+  requestRender(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Draws now (screenshots need the frame in the buffer at once). */
+  render(): void {
+    this.syncHelpers();
+    this.renderer.clear();
+    this.renderer.render(this.scene, this.camera);
+    // The model's depth stays: the grid and bounds hide behind geometry; skeleton and colliders
+    // draw with depthTest off so they show through.
+    this.renderer.render(this.helpers, this.camera);
+    this.renders++;
+    this.onRender?.();
+  }
+
+  /** Replaces the model. The camera stays where it is unless `frame` (a new document). */
+  setScene(scene: Scene, frame: boolean): void {
+    this.source = scene;
+    if (this.built) {
+      this.scene.remove(this.built.root);
+      this.built.dispose();
+    }
+    this.built = buildScene(scene, { wireframe: this.opts.wireframe, textures: this.textures, onAsync: () => this.requestRender() });
+    this.scene.add(this.built.root);
+    this.applyPose();
+    this.rebuildHelpers();
+    if (frame) this.frameAll();
+    this.requestRender();
+  }
+
+  get hasModel(): boolean {
+    return !!this.built && this.built.meshes.length > 0;
+  }
+
+  setOptions(o: ViewOptions): void {
+    const rebuild = o.wireframe !== this.opts.wireframe;
+    this.opts = { ...o, hidden: new Set(o.hidden) };
+    if (rebuild && this.source) {
+      this.setScene(this.source, false);
+      return;
+    }
+    this.rebuildHelpers();
+    this.requestRender();
+  }
+
+  /** Lights the model with a light scheme (LODka LGS1), or the studio light when null. */
+  setLightScheme(scheme: LightScheme | null): void {
+    this.schemeLights.clear();
+    this.studio.visible = !scheme;
+    const key = this.camera.children[0];
+    if (key) key.visible = !scheme;
+    if (scheme) {
+      const ambient = new THREE.Color(0, 0, 0);
+      for (const l of scheme.lights) {
+        if (!l.enabled) continue;
+        ambient.r += l.ambient[0];
+        ambient.g += l.ambient[1];
+        ambient.b += l.ambient[2];
+        const color = new THREE.Color().setRGB(l.diffuse[0], l.diffuse[1], l.diffuse[2], THREE.SRGBColorSpace);
+        const pos = new THREE.Vector3(...l.position);
+        let light: THREE.Light;
+        if (l.type === 'directional') {
+          const d = new THREE.DirectionalLight(color, Math.PI);
+          // OpenGL directional lights shine from `position` toward the origin.
+          d.position.copy(pos.lengthSq() > 0 ? pos : new THREE.Vector3(...l.direction).negate());
+          light = d;
+        } else if (l.type === 'spot' && l.cutoff < 180) {
+          const s = new THREE.SpotLight(color, Math.PI, 0, THREE.MathUtils.degToRad(Math.min(89.9, Math.max(0.1, l.cutoff))), 0.3, 0);
+          s.position.copy(pos);
+          s.target.position.copy(pos.clone().add(new THREE.Vector3(...l.direction)));
+          this.schemeLights.add(s.target);
+          light = s;
+        } else {
+          const p = new THREE.PointLight(color, Math.PI, 0, 0);
+          p.position.copy(pos);
+          light = p;
+        }
+        this.schemeLights.add(light);
+      }
+      this.schemeLights.add(new THREE.AmbientLight(ambient, Math.PI));
+    }
+    this.requestRender();
+  }
+
+  setSelection(path: NodePath | null): void {
+    this.selected = path;
+    this.rebuildSelection();
+    this.requestRender();
+  }
+
+  /** Plays a clip at a time (seconds); -1 shows the bind pose. */
+  setPose(clip: number, time: number): void {
+    this.clipIndex = clip;
+    this.time = time;
+    this.applyPose();
+    this.requestRender();
+  }
+
+  private applyPose(): void {
+    if (!this.built || !this.source) return;
+    applyClip(this.built, this.source.clips[this.clipIndex], this.time);
+  }
+
+  /** Document path of the mesh or proxy item under a canvas point, if any. */
+  pick(clientX: number, clientY: number): NodePath | undefined {
+    if (!this.built) return undefined;
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(ndc, this.camera);
+    const targets = this.built.meshes.filter((m) => m.object.visible && !this.opts.hidden.has(m.index)).map((m) => m.object);
+    const hit = ray.intersectObjects(targets, false)[0];
+    if (hit) return hit.object.userData.source as NodePath | undefined;
+    if (this.opts.colliders && this.colliderObjects.length) {
+      const ch = ray.intersectObjects(this.colliderObjects.map((c) => c.obj), true)[0];
+      let o: THREE.Object3D | null = ch?.object ?? null;
+      while (o && !o.userData.collider) o = o.parent;
+      if (o) return (o.userData.collider as SceneCollider).source;
+    }
+    return undefined;
+  }
+
+  /** Fits the camera to the whole model. */
+  frameAll(): void {
+    this.frameBox(this.modelBox());
+  }
+
+  /** Fits the camera to the selection (or the whole model when nothing 3D is selected). */
+  frameSelection(): void {
+    const box = this.selectionBox();
+    this.frameBox(box && !box.isEmpty() ? box : this.modelBox());
+  }
+
+  private frameBox(box: THREE.Box3): void {
+    if (box.isEmpty()) return;
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const r = Math.max(sphere.radius, 1e-3);
+    const dist = r / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2)) * 1.1;
+    const dir = this.camera.position.clone().sub(this.controls.target);
+    if (dir.lengthSq() < 1e-12) dir.set(1, 0.6, 1.2);
+    dir.normalize();
+    this.controls.target.copy(sphere.center);
+    this.camera.position.copy(sphere.center).addScaledVector(dir, dist);
+    this.camera.near = Math.max(dist / 1000, 1e-4);
+    this.camera.far = dist * 100 + r * 10;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.requestRender();
+  }
+
+  modelBox(): THREE.Box3 {
+    const box = new THREE.Box3();
+    if (!this.built) return box;
+    this.built.root.updateMatrixWorld(true);
+    for (const m of this.built.meshes) {
+      if (this.opts.hidden.has(m.index) || !visibleInTree(m.object)) continue;
+      box.expandByObject(m.object, true);
+    }
+    if (box.isEmpty() && this.source?.bounds) {
+      box.min.fromArray(this.source.bounds.min);
+      box.max.fromArray(this.source.bounds.max);
+    }
+    return box;
+  }
+
+  private selectionBox(): THREE.Box3 | undefined {
+    if (!this.built || !this.selected) return undefined;
+    const box = new THREE.Box3();
+    for (const m of this.built.meshes) {
+      if (related(this.selected, m.source) || related(this.selected, m.object.userData.meshSource as NodePath | undefined)) box.expandByObject(m.object, true);
+    }
+    for (const c of this.colliderObjects) if (related(this.selected, c.c.source)) box.expandByObject(c.obj, true);
+    return box.isEmpty() ? undefined : box;
+  }
+
+  private rebuildSelection(): void {
+    if (this.selectionHelper) {
+      this.helpers.remove(this.selectionHelper);
+      this.selectionHelper.dispose();
+      this.selectionHelper = undefined;
+    }
+    // The root path relates to everything: selecting the file is not a 3D selection.
+    if (!this.selected || this.selected.length === 0) return;
+    const box = this.selectionBox();
+    if (box) {
+      this.selectionHelper = new THREE.Box3Helper(box, SELECT_COLOR);
+      this.helpers.add(this.selectionHelper);
+    }
+    for (const c of this.colliderObjects) {
+      const on = related(this.selected, c.c.source);
+      c.obj.traverse((o) => {
+        const mat = (o as THREE.LineSegments).material as THREE.LineBasicMaterial | undefined;
+        if (mat?.color) mat.color.set(on ? SELECT_COLOR : COLLIDER_COLOR);
+      });
+    }
+  }
+
+  private rebuildHelpers(): void {
+    for (const h of [this.grid, this.boundsHelper, this.skeletonHelper, ...this.normalsHelpers]) {
+      if (!h) continue;
+      this.helpers.remove(h);
+      h.dispose();
+    }
+    this.normalsHelpers = [];
+    this.grid = this.boundsHelper = this.skeletonHelper = undefined;
+    this.colliderGroup.clear();
+    this.colliderObjects = [];
+    if (this.built) for (const m of this.built.meshes) m.object.visible = !this.opts.hidden.has(m.index);
+    const box = this.modelBox();
+    const size = box.isEmpty() ? 2 : box.getSize(new THREE.Vector3()).length();
+    if (this.opts.grid) {
+      const step = 10 ** Math.floor(Math.log10(Math.max(size, 1e-3) / 4));
+      const cells = 20;
+      this.grid = new THREE.GridHelper(step * cells, cells, 0x4a5160, 0x2c313a);
+      if (!box.isEmpty()) this.grid.position.set((box.min.x + box.max.x) / 2, box.min.y, (box.min.z + box.max.z) / 2);
+      this.helpers.add(this.grid);
+    }
+    if (this.opts.bounds && !box.isEmpty()) {
+      this.boundsHelper = new THREE.Box3Helper(box, 0x6aa7ff);
+      this.helpers.add(this.boundsHelper);
+    }
+    if (this.opts.normals && this.built) {
+      for (const m of this.built.meshes) {
+        if (!m.object.visible) continue;
+        const h = new VertexNormalsHelper(m.object, size * 0.015, 0x5fd1ff);
+        this.normalsHelpers.push(h);
+        this.helpers.add(h);
+      }
+    }
+    if (this.opts.skeleton && this.built?.bones.length) {
+      this.skeletonHelper = new THREE.SkeletonHelper(this.built.root);
+      (this.skeletonHelper.material as THREE.LineBasicMaterial).depthTest = false;
+      this.helpers.add(this.skeletonHelper);
+    }
+    if (this.opts.colliders && this.source?.colliders) {
+      for (const c of this.source.colliders) {
+        if (c.visible === false) continue;
+        const obj = colliderShape(c);
+        obj.userData.collider = c;
+        obj.matrixAutoUpdate = false;
+        this.colliderGroup.add(obj);
+        this.colliderObjects.push({ obj, c });
+      }
+    }
+    this.rebuildSelection();
+  }
+
+  /** Keeps helpers that ride on animated objects in place. */
+  private syncHelpers(): void {
+    const bones = this.built?.bones ?? [];
+    for (const { obj, c } of this.colliderObjects) {
+      const local = new THREE.Matrix4().fromArray(c.matrix);
+      const bone = c.bone >= 0 ? bones[c.bone] : undefined;
+      obj.matrix.copy(bone ? bone.matrixWorld.clone().multiply(local) : local);
+      obj.matrixWorldNeedsUpdate = true;
+    }
+    for (const h of this.normalsHelpers) h.update();
+  }
+
+  /** PNG of the current view (IMG1 screenshots). Large views are scaled down to `maxSize`. */
+  async capturePng(maxSize = 512): Promise<Uint8Array> {
+    const hadSel = this.selectionHelper?.visible;
+    if (this.selectionHelper) this.selectionHelper.visible = false;
+    this.render();
+    const src = this.canvas;
+    const scale = Math.min(1, maxSize / Math.max(src.width, src.height));
+    const out = document.createElement('canvas');
+    out.width = Math.max(1, Math.round(src.width * scale));
+    out.height = Math.max(1, Math.round(src.height * scale));
+    out.getContext('2d')!.drawImage(src, 0, 0, out.width, out.height);
+    if (this.selectionHelper) this.selectionHelper.visible = hadSel ?? true;
+    this.requestRender();
+    const blob = await new Promise<Blob | null>((res) => out.toBlob(res, 'image/png'));
+    if (!blob) throw new Error('The browser could not encode the screenshot');
+    return new Uint8Array(await blob.arrayBuffer());
+  }
+
+  dispose(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.resize.disconnect();
+    this.controls.dispose();
+    this.built?.dispose();
+    this.renderer.dispose();
+  }
+}
+
+function visibleInTree(o: THREE.Object3D): boolean {
+  for (let p: THREE.Object3D | null = o; p; p = p.parent) if (!p.visible) return false;
+  return true;
+}
+
+/** Unit-size wireframe of a collider shape (the collider matrix carries its size). */
+function colliderShape(c: SceneCollider): THREE.Object3D {
+  const mat = new THREE.LineBasicMaterial({ color: COLLIDER_COLOR, depthTest: false, transparent: true, opacity: 0.9 });
+  let geo: THREE.BufferGeometry;
+  switch (c.shape) {
+    case 'sphere': geo = new THREE.SphereGeometry(0.5, 16, 10); break;
+    case 'capsule': geo = new THREE.CapsuleGeometry(0.5, 1, 4, 12); break;
+    case 'cylinder': geo = new THREE.CylinderGeometry(0.5, 0.5, 1, 16, 1); break;
+    default: geo = new THREE.BoxGeometry(1, 1, 1); break;
+  }
+  const lines = new THREE.LineSegments(new THREE.WireframeGeometry(geo), mat);
+  geo.dispose();
+  lines.name = c.name;
+  const g = new THREE.Group();
+  g.add(lines);
+  return g;
+}

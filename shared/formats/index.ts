@@ -1,9 +1,10 @@
 /** Registers every codec. Import this module once to make all formats available. */
 import { registerFormat } from './registry.ts';
 import { grimrockAnimationCodec, grimrockModelCodec } from './grimrock/index.ts';
+import { unigineAnimCodec, unigineMeshCodec } from './unigine/index.ts';
 
 export * from './registry.ts';
 
 // Each format folder exports its codec; add new ones here.
-const codecs: Parameters<typeof registerFormat>[0][] = [grimrockModelCodec, grimrockAnimationCodec];
+const codecs: Parameters<typeof registerFormat>[0][] = [grimrockModelCodec, grimrockAnimationCodec, unigineMeshCodec, unigineAnimCodec];
 for (const c of codecs) registerFormat(c);

@@ -1,0 +1,90 @@
+/**
+ * Unigine `.anim` (an10): like the mesh header without surfaces, then per clip the translation
+ * and scale boxes and a frame stream of 16-bit quantised components (kept quantised so they write
+ * back bit for bit; scene.ts decompresses them with the documented formulas).
+ */
+import { BinaryReader } from '../../binary/reader.ts';
+import { BinaryWriter } from '../../binary/writer.ts';
+import { EncodeError } from '../../errors.ts';
+import { reusable } from '../../model/lossless.ts';
+import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
+import { readFrames, writeFrames } from './frames.ts';
+import { readBones, readMagic, writeBones } from './mesh-io.ts';
+import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
+
+export function probeAnim(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && bytes[0] === 0x61 && bytes[1] === 0x6e && bytes[2] === 0x31 && bytes[3] === 0x30;
+}
+
+export function decodeAnim(bytes: Uint8Array): UnigineAnim {
+  const r = new BinaryReader(bytes);
+  const magic = r.string(4, 'latin1', 'magic');
+  if (magic !== 'an10') r.fail(`"${magic}" is not an an10 animation`, 0);
+  const { $span: _b, ...bounds } = Bounds.read(r);
+  const bones = readBones(r);
+  const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation'));
+  const animations: AnimClip[] = [];
+  for (let i = 0; i < numAnims; i++) {
+    animations.push(r.within(`animations[${i}]`, () => {
+      const start = r.pos;
+      const name = readUString(r, 'animation name');
+      return {
+        name, bones: new Int16Array(0), translationMin: [0, 0, 0], translationSize: [0, 0, 0], scaleMin: [0, 0, 0], scaleSize: [0, 0, 0],
+        flag: 0, numFrames: 0, frameFlags: new Uint8Array(0), translations: new Uint16Array(0), rotations: new Int16Array(0), scales: new Uint16Array(0),
+        $span: [start, r.pos],
+      };
+    }));
+  }
+  readMagic(r, magic, 'second magic');
+  const bindPose = r.within('bindPose', () => r.f32Array(bones.length * 10, 'bind pose'));
+  animations.forEach((a, i) => r.within(`animations[${i}]`, () => {
+    const start = r.pos;
+    const nb = readCompactCount(r, 2, 'animation bone');
+    a.bones = r.i16Array(nb, 'animation bone indices');
+    const box = AnimBox.read(r);
+    a.translationMin = box.translationMin;
+    a.translationSize = box.translationSize;
+    a.scaleMin = box.scaleMin;
+    a.scaleSize = box.scaleSize;
+    a.flag = r.u8();
+    const nf = readCompactCount(r, 0, 'frame');
+    r.count(nf * nb, 1, 'frame record');
+    a.numFrames = nf;
+    const s = readFrames(r, nf * nb, 2);
+    a.frameFlags = s.frameFlags;
+    a.translations = s.translations as Uint16Array;
+    a.rotations = s.rotations;
+    a.scales = s.scales as Uint16Array;
+    a.$dataSpan = [start, r.pos];
+  }));
+  readMagic(r, magic, 'closing magic');
+  r.expectEnd('animation file');
+  return { magic: 'an10', ...bounds, bones, bindPose, animations, $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length) };
+}
+
+export function encodeAnim(doc: UnigineAnim, reuseRaw?: boolean): Uint8Array {
+  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
+  const w = new BinaryWriter(1 << 14);
+  w.string(doc.magic);
+  Bounds.write(w, doc);
+  writeBones(w, doc.bones);
+  writeCompact(w, doc.animations.length);
+  for (const a of doc.animations) writeUString(w, a.name);
+  w.string(doc.magic);
+  if (doc.bindPose.length !== doc.bones.length * 10) throw new EncodeError(`bind pose holds ${doc.bindPose.length} floats for ${doc.bones.length} bones (10 each)`, 'bindPose');
+  w.typed(doc.bindPose);
+  doc.animations.forEach((a, i) => {
+    const path = `animations[${i}]`;
+    writeCompact(w, a.bones.length);
+    w.typed(a.bones);
+    AnimBox.write(w, a);
+    w.u8(a.flag);
+    if (a.bones.length > 0 ? a.frameFlags.length % a.bones.length !== 0 : a.frameFlags.length !== 0) {
+      throw new EncodeError('frame flags must hold one byte per bone per frame', path);
+    }
+    writeCompact(w, a.bones.length > 0 ? a.frameFlags.length / a.bones.length : a.numFrames);
+    writeFrames(w, a, path);
+  });
+  w.string(doc.magic);
+  return w.finish();
+}

@@ -1,0 +1,209 @@
+/**
+ * Unigine -> neutral scene. Unigine is right-handed and Z-up; the scene wraps everything in a root
+ * node that rotates Z-up to Y-up (-90 degrees about X), so vertex data, bind poses and clips stay
+ * in source coordinates. Bind poses are local to the parent bone (position, quaternion xyzw,
+ * scale); packed quaternions are shorts / 32767. Files carry no frame rate: clips use 30 fps.
+ */
+import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
+import { composeTRS, invert4, mul4 } from '../grimrock/view-util.ts';
+import { expandFrames } from './frames.ts';
+import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineMeshMs, UnigineSurface } from './schema.ts';
+
+/** Frames per second assumed for clips (the files do not store a rate). */
+export const UNIGINE_FPS = 30;
+
+/** Column-major rotation taking Unigine's Z-up to the scene's Y-up: (x, y, z) -> (x, z, -y). */
+export const Z_UP_TO_Y_UP: Mat4 = [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1];
+
+function bindTRS(bindPose: Float32Array, i: number): { t: number[]; r: number[]; s: number[] } {
+  const o = i * 10;
+  const g = (k: number): number => bindPose[o + k] ?? 0;
+  return { t: [g(0), g(1), g(2)], r: [g(3), g(4), g(5), g(6)], s: [g(7), g(8), g(9)] };
+}
+
+export function skeletonOf(bones: UnigineBone[], bindPose: Float32Array): Skeleton {
+  const local = bones.map((_, i) => {
+    const p = bindTRS(bindPose, i);
+    return composeTRS(p.t, p.r, p.s);
+  });
+  const world: (number[] | undefined)[] = [];
+  const worldOf = (i: number, depth = 0): number[] => {
+    const known = world[i];
+    if (known) return known;
+    const p = bones[i]!.parent;
+    // Parents may come after their children (agent.mesh); a broken chain is cut rather than looped.
+    const m = p >= 0 && p < bones.length && p !== i && depth < bones.length ? mul4(worldOf(p, depth + 1), local[i]!) : local[i]!;
+    world[i] = m;
+    return m;
+  };
+  return {
+    bones: bones.map((b, i) => ({
+      name: b.name,
+      parent: b.parent >= 0 && b.parent < bones.length ? b.parent : -1,
+      matrix: local[i]!,
+      inverseBind: invert4(worldOf(i)),
+    })),
+  };
+}
+
+/** Unit normal from a packed tangent-space quaternion (the basis' third axis). */
+function normalFromQuat(x: number, y: number, z: number, w: number, out: Float32Array, o: number): void {
+  const l = Math.hypot(x, y, z, w) || 1;
+  x /= l; y /= l; z /= l; w /= l;
+  out[o] = 2 * (x * z + w * y);
+  out[o + 1] = 2 * (y * z - w * x);
+  out[o + 2] = 1 - 2 * (x * x + y * y);
+}
+
+/**
+ * One scene mesh per surface. Vertices are the surface's triangle vertices; each takes its
+ * position from the coordinate vertex its first corner names. When one triangle vertex is used
+ * with two different coordinate vertices, the mesh is unwelded to one vertex per corner instead.
+ */
+export function surfaceToMesh(s: UnigineSurface, magic: string, surfaceIndex: number): SceneMesh {
+  const mt = s.morphTargets[0];
+  const coords = mt?.vertices ?? new Float32Array(0);
+  const nCoord = coords.length / 3;
+  const tanDim = magic === 'ms10' ? 3 : 4;
+  const nTri = (mt?.tangents.length ?? 0) / tanDim;
+  const corners = Math.min(s.coordIndices.length, s.triangleIndices.length);
+  const map = new Int32Array(nTri).fill(-1);
+  let welded = true;
+  for (let k = 0; k < corners; k++) {
+    const t = s.triangleIndices[k]!, c = s.coordIndices[k]!;
+    if (t >= nTri || c >= nCoord) { welded = false; break; }
+    if (map[t] === -1) map[t] = c;
+    else if (map[t] !== c) { welded = false; break; }
+  }
+  const n = welded ? nTri : corners;
+  const coordOf = (v: number): number => (welded ? Math.max(0, map[v]!) : Math.min(s.coordIndices[v]!, Math.max(0, nCoord - 1)));
+  const triOf = (v: number): number => (welded ? v : s.triangleIndices[v]!);
+  const positions = new Float32Array(n * 3);
+  for (let v = 0; v < n; v++) {
+    const c = coordOf(v);
+    if (c < nCoord) positions.set(coords.subarray(c * 3, c * 3 + 3), v * 3);
+  }
+  const normals = mt && nTri > 0 ? new Float32Array(n * 3) : undefined;
+  if (normals && mt) {
+    for (let v = 0; v < n; v++) {
+      const t = Math.min(triOf(v), nTri - 1);
+      const x = mt.tangents[t * tanDim]! / 32767, y = mt.tangents[t * tanDim + 1]! / 32767, z = mt.tangents[t * tanDim + 2]! / 32767;
+      const w = tanDim === 4 ? mt.tangents[t * 4 + 3]! / 32767 : Math.sign(mt.tangentSigns?.[t] ?? 1) * Math.sqrt(Math.max(0, 1 - x * x - y * y - z * z));
+      normalFromQuat(x, y, z, w, normals, v * 3);
+    }
+  }
+  const uvs: Float32Array[] = [];
+  for (const set of [s.uv0, s.uv1]) {
+    const count = set.length / 2;
+    if (count === 0) continue;
+    const uv = new Float32Array(n * 2);
+    for (let v = 0; v < n; v++) {
+      const t = triOf(v);
+      if (t < count) {
+        uv[v * 2] = set[t * 2]!;
+        uv[v * 2 + 1] = set[t * 2 + 1]!;
+      }
+    }
+    uvs.push(uv);
+  }
+  const indices = welded ? Uint32Array.from(s.triangleIndices.subarray(0, corners - (corners % 3))) : Uint32Array.from({ length: corners - (corners % 3) }, (_, i) => i);
+  const mesh: SceneMesh = {
+    name: s.name, positions, uvs, indices, groups: [{ start: 0, count: indices.length, material: surfaceIndex }],
+    source: ['surfaces', surfaceIndex],
+  };
+  if (normals) mesh.normals = normals;
+  const nColors = s.colors.length / 4;
+  if (nColors > 0) {
+    const colors = new Float32Array(n * 4).fill(1);
+    for (let v = 0; v < n; v++) {
+      const t = triOf(v);
+      if (t < nColors) for (let k = 0; k < 4; k++) colors[v * 4 + k] = s.colors[t * 4 + k]! / 255;
+    }
+    mesh.colors = colors;
+  }
+  if (s.weightCounts.length > 0) {
+    // Weights belong to coordinate vertices; records are variable length, so index them first.
+    const first = new Uint32Array(s.weightCounts.length + 1);
+    for (let i = 0; i < s.weightCounts.length; i++) first[i + 1] = first[i]! + s.weightCounts[i]!;
+    const joints = new Uint16Array(n * 4);
+    const weights = new Float32Array(n * 4);
+    for (let v = 0; v < n; v++) {
+      const c = coordOf(v);
+      if (c >= s.weightCounts.length) continue;
+      const k = Math.min(4, s.weightCounts[c]!);
+      let sum = 0;
+      for (let m = 0; m < k; m++) sum += s.weightValues[first[c]! + m] ?? 0;
+      for (let m = 0; m < k; m++) {
+        joints[v * 4 + m] = Math.max(0, s.weightBones[first[c]! + m] ?? 0);
+        weights[v * 4 + m] = sum > 0 ? (s.weightValues[first[c]! + m] ?? 0) / sum : 0;
+      }
+    }
+    mesh.skin = { joints, weights };
+  }
+  if (s.morphTargets.length > 1) {
+    mesh.morphs = s.morphTargets.slice(1).map((m) => {
+      const p = new Float32Array(n * 3);
+      for (let v = 0; v < n; v++) {
+        const c = coordOf(v);
+        if (c * 3 + 2 < m.vertices.length) p.set(m.vertices.subarray(c * 3, c * 3 + 3), v * 3);
+      }
+      return { name: m.name, positions: p };
+    });
+  }
+  return mesh;
+}
+
+/** A clip with one track per animated bone, carrying the bone name for binding by name. */
+export function clipToScene(
+  clip: UnigineClip | AnimClip,
+  bones: UnigineBone[],
+  bindPose: Float32Array,
+  path: (string | number)[],
+): AnimationClip {
+  const nb = clip.bones.length;
+  const box = 'translationMin' in clip ? clip : undefined;
+  const decT = box
+    ? (k: number, v: number): number => box.translationMin[k]! + box.translationSize[k]! * (v / 65535)
+    : (_k: number, v: number): number => v;
+  const decS = box
+    ? (k: number, v: number): number => box.scaleMin[k]! + box.scaleSize[k]! * (v / 65535)
+    : (_k: number, v: number): number => v;
+  const ex = expandFrames(clip, nb, (b) => bindTRS(bindPose, clip.bones[b]!), decT, decS);
+  const times = Float32Array.from({ length: ex.frames }, (_, f) => f / UNIGINE_FPS);
+  const tracks = Array.from(clip.bones, (boneIndex, b) => {
+    const pick = (src: Float32Array, dim: number): Float32Array => {
+      const out = new Float32Array(ex.frames * dim);
+      for (let f = 0; f < ex.frames; f++) out.set(src.subarray((f * nb + b) * dim, (f * nb + b) * dim + dim), f * dim);
+      return out;
+    };
+    return {
+      bone: boneIndex, targetName: bones[boneIndex]?.name ?? `bone${boneIndex}`, target: 'bone' as const, times,
+      translations: pick(ex.translations, 3), rotations: pick(ex.rotations, 4), scales: pick(ex.scales, 3),
+    };
+  });
+  return { name: clip.name, duration: Math.max(0, ex.frames - 1) / UNIGINE_FPS, frames: ex.frames, tracks, source: path };
+}
+
+function rootNode(): Scene['nodes'][number] {
+  return { name: 'Z-up to Y-up', parent: -1, matrix: [...Z_UP_TO_Y_UP], source: [] };
+}
+
+export function meshToScene(doc: UnigineMeshMs): Scene {
+  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  doc.surfaces.forEach((s, i) => {
+    scene.materials.push({ name: s.name, color: [0.8, 0.8, 0.8, 1], source: ['surfaces', i] });
+    scene.meshes.push(surfaceToMesh(s, doc.magic, i));
+    scene.nodes.push({ name: s.name, parent: 0, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], mesh: i, source: ['surfaces', i] });
+  });
+  if (doc.bones.length > 0) scene.skeleton = skeletonOf(doc.bones, doc.bindPose);
+  scene.clips = doc.animations.map((a, i) => clipToScene(a, doc.bones, doc.bindPose, ['animations', i]));
+  scene.bounds = { min: [doc.boundMin[0]!, doc.boundMin[2]!, -doc.boundMax[1]!], max: [doc.boundMax[0]!, doc.boundMax[2]!, -doc.boundMin[1]!] };
+  return scene;
+}
+
+export function animToScene(doc: UnigineAnim): Scene {
+  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  if (doc.bones.length > 0) scene.skeleton = skeletonOf(doc.bones, doc.bindPose);
+  scene.clips = doc.animations.map((a, i) => clipToScene(a, doc.bones, doc.bindPose, ['animations', i]));
+  return scene;
+}

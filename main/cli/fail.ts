@@ -50,3 +50,15 @@ function fsMessage(code: string, e: Error): string {
     default: return e.message;
   }
 }
+
+/** An error that already knows which file it is about. */
+export class FileError extends Error {
+  override readonly name = 'FileError';
+  readonly file: string;
+  override readonly cause: unknown;
+  constructor(file: string, cause: unknown) {
+    super(describeError(cause, file));
+    this.file = file;
+    this.cause = cause;
+  }
+}

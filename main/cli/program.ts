@@ -11,20 +11,8 @@ import { runDump } from './commands/dump.ts';
 import { runInfo } from './commands/info.ts';
 import { runRoundTrip } from './commands/roundtrip.ts';
 import { runValidate } from './commands/validate.ts';
-import { describeError, EXIT_FAILED, EXIT_OK } from './fail.ts';
+import { describeError, EXIT_FAILED, EXIT_OK, FileError } from './fail.ts';
 import { writeLines, type CliIO } from './io.ts';
-
-/** An error that already knows which file it is about. */
-export class FileError extends Error {
-  override readonly name = 'FileError';
-  readonly file: string;
-  override readonly cause: unknown;
-  constructor(file: string, cause: unknown) {
-    super(describeError(cause, file));
-    this.file = file;
-    this.cause = cause;
-  }
-}
 
 async function aboutFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
   try {

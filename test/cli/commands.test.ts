@@ -220,7 +220,7 @@ describe.skipIf(samples.length === 0)('every registered format', () => {
         const out = join(tmp, `${name}.glb`);
         const r = await run(['convert', s.file, out]);
         expect(r.code).toBe(0);
-        expect(r.out).toMatch(/^wrote .*\.glb \(.+\): \d+ meshes?, /);
+        expect(r.out).toMatch(/^wrote .*\.glb \(.+\): \d+ mesh(es)?, /);
         expect(readFileSync(out).subarray(0, 4).toString('latin1')).toBe('glTF');
       });
     });

@@ -3,7 +3,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
-import { CliFailure, describeError, EXIT_OK } from '../fail.ts';
+import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { humanBytes, plural } from '../text.ts';
@@ -29,7 +29,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
       extraClips.push(...clips);
     } catch (e) {
       // Name the animation file, not the model, in the one-line error.
-      throw new CliFailure(describeError(e, file));
+      throw new FileError(file, e);
     }
   }
   const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith' });

@@ -1,0 +1,63 @@
+/**
+ * The ODOL codec (`p3d-odol`): binarized P3D models of Operation Flashpoint (v7) and of the Arma
+ * family (v28 up to v75, corpus-checked for 40, 48, 50, 53, 54, 68 and 73).
+ */
+import { DecodeError, isDecodeError } from '../../../errors.ts';
+import type { FormatCodec, FormatInfo } from '../../registry.ts';
+import { decodeV4x, encodeV4x, type OdolV4xDocument } from './model.ts';
+import { decodeV7, encodeV7, type OdolV7Document } from './v7.ts';
+import { odolInfo } from './info.ts';
+import { validateOdol } from './validate.ts';
+import { odolScene } from './scene.ts';
+import { inspectOdol, outlineOdol } from './views.ts';
+import { checkOdolEdit } from './edits.ts';
+
+export type OdolDocument = OdolV4xDocument | OdolV7Document;
+
+/** Lowest and highest Arma-family versions the decoder accepts. */
+export const MIN_V4X = 28;
+export const MAX_V4X = 75;
+
+function versionOf(bytes: Uint8Array): number {
+  return (bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16) | (bytes[7]! << 24)) >>> 0;
+}
+
+export function isV7(doc: OdolDocument): doc is OdolV7Document {
+  return doc.version === 7;
+}
+
+export const odolCodec: FormatCodec<OdolDocument> = {
+  id: 'p3d-odol',
+  label: 'P3D model (binarized ODOL)',
+  extensions: ['.p3d'],
+  probe(bytes) {
+    if (bytes.length < 12 || bytes[0] !== 0x4f || bytes[1] !== 0x44 || bytes[2] !== 0x4f || bytes[3] !== 0x4c) return false;
+    const v = versionOf(bytes);
+    return v === 7 || (v >= MIN_V4X && v <= MAX_V4X);
+  },
+  decode(bytes) {
+    if (bytes.length < 12) throw new DecodeError(`file is ${bytes.length} bytes, too short for an ODOL header`, 0, '');
+    if (String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) !== 'ODOL') throw new DecodeError('signature is not ODOL', 0, '');
+    const v = versionOf(bytes);
+    try {
+      if (v === 7) return decodeV7(bytes);
+      if (v >= MIN_V4X && v <= MAX_V4X) return decodeV4x(bytes);
+    } catch (e) {
+      if (isDecodeError(e)) throw e;
+      // A reader bug must still surface as bad input with a place, never as a crash.
+      throw new DecodeError(`unreadable data (${e instanceof Error ? e.message : String(e)})`, 0, '');
+    }
+    throw new DecodeError(`ODOL version ${v} is not supported (7 and ${MIN_V4X}..${MAX_V4X} are)`, 4, 'version');
+  },
+  encode(doc, opts) {
+    return isV7(doc) ? encodeV7(doc, opts) : encodeV4x(doc, opts);
+  },
+  info(doc, byteLength): FormatInfo {
+    return odolInfo(doc, byteLength);
+  },
+  validate: validateOdol,
+  toScene: odolScene,
+  outline: outlineOdol,
+  inspect: inspectOdol,
+  checkEdit: checkOdolEdit,
+};

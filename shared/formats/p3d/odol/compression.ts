@@ -1,0 +1,28 @@
+/**
+ * The stream formats ODOL stores its large arrays in, behind one pair of functions so the rest of
+ * the codec never cares which one a version uses:
+ * - LZSS for ODOL v7 (checksum over unsigned bytes) and v40..v43 (Arma: checksum over signed
+ *   bytes); the decoder accepts either checksum, the encoder writes the version's own;
+ * - LZO1X from v44.
+ * Only the expanded size is known up front; each decoder reports how many input bytes it used.
+ */
+import { lzssCompress, lzssDecompress } from '../../../binary/lzss.ts';
+import { lzo1xCompress, lzo1xDecompress } from '../../../binary/lzo1x.ts';
+
+export type Method = 'lzss-ofp' | 'lzss-arma' | 'lzo';
+
+export interface Inflated {
+  data: Uint8Array;
+  consumed: number;
+}
+
+/** Expands one stream that starts at `offset`; throws DecodeError on a corrupt or truncated one. */
+export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number): Inflated {
+  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize) : lzssDecompress(src, offset, expectedSize);
+}
+
+/** Compresses `data` so that {@link inflate} gives it back. */
+export function deflate(method: Method, data: Uint8Array): Uint8Array {
+  if (method === 'lzo') return lzo1xCompress(data);
+  return lzssCompress(data, { signedChecksum: method === 'lzss-arma' });
+}

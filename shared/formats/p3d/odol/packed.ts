@@ -1,0 +1,236 @@
+/**
+ * ODOL's "compressed arrays": an element count, then (v64+) a flag byte, then the elements either
+ * as they are or as one compressed stream. Which of the two is decided by the 1024-byte rule before
+ * v64 (an array whose expanded size is under 1024 bytes is stored raw) and by the flag from v64.
+ * "Condensed" (fill) arrays add a default-fill byte: when set, a single element stands for all.
+ *
+ * Every array goes through {@link readPacked} / {@link writePacked}. A decoded array keeps the
+ * compressed stream exactly as stored (`packed`), and the encoder writes it back as long as the
+ * data still expands to the same bytes, so an untouched file keeps its compressed blocks even when
+ * every `$raw` was dropped. Only arrays whose data changed are compressed again.
+ */
+import type { BinaryReader, Span } from '../../../binary/reader.ts';
+import type { BinaryWriter } from '../../../binary/writer.ts';
+import { DecodeError } from '../../../errors.ts';
+import { reusable } from '../../../model/lossless.ts';
+import { deflate, inflate, type Method } from './compression.ts';
+
+export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array;
+
+/** The element type of a typed array as stored: its constructor and how many values make one element. */
+export interface ElementType<T extends TypedArray = TypedArray> {
+  make: (buffer: ArrayBuffer, length: number) => T;
+  /** Bytes per value of the typed array. */
+  bytesPerValue: number;
+  /** Values per element (3 for an XYZ triplet). */
+  components: number;
+}
+
+const elem = <T extends TypedArray>(
+  C: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number },
+  components = 1,
+): ElementType<T> => ({ make: (b, n) => new C(b, 0, n), bytesPerValue: C.BYTES_PER_ELEMENT, components });
+
+export const F32 = elem(Float32Array);
+export const VEC3 = elem(Float32Array, 3);
+export const VEC2 = elem(Float32Array, 2);
+export const I32 = elem(Int32Array);
+export const U32 = elem(Uint32Array);
+export const U16 = elem(Uint16Array);
+export const U8 = elem(Uint8Array);
+/** Bulk elements kept as their bytes (bone weights: 12 bytes, neighbour records: 32 bytes, ...). */
+export const bytesOf = (n: number): ElementType<Uint8Array> => elem(Uint8Array, n);
+export const i16x = (n: number): ElementType<Int16Array> => elem(Int16Array, n);
+export const i32x = (n: number): ElementType<Int32Array> => elem(Int32Array, n);
+export const f32x = (n: number): ElementType<Float32Array> => elem(Float32Array, n);
+
+/** How a file stores its arrays. */
+export interface PackContext {
+  method: Method;
+  /** v64+: a flag byte says whether each non-empty array is compressed. */
+  flagged: boolean;
+}
+
+export interface PackedArray<T extends TypedArray = TypedArray> {
+  /** The values, `components` per element. */
+  data: T;
+  /** v64+: the compression flag as stored (0 = raw, 2 = compressed); absent for empty arrays. */
+  flag?: number;
+  /** Condensed arrays only: the default-fill byte; when non-zero `data` holds the one fill element. */
+  fill?: number;
+  /** Condensed arrays with a fill: the element count the fill stands for. */
+  fillCount?: number;
+  /** The compressed stream exactly as stored (when the array was stored compressed). */
+  packed?: Uint8Array;
+  $raw?: Uint8Array;
+  $span?: Span;
+}
+
+/** Upper bound on how much a stream can expand: LZO codes runs of 255 bytes per input byte. */
+const MAX_RATIO = 256;
+
+function toTyped<T extends TypedArray>(bytes: Uint8Array, t: ElementType<T>): T {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return t.make(copy.buffer, bytes.length / t.bytesPerValue);
+}
+
+export function typedBytes(a: TypedArray): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * Reads one block of `size` expanded bytes in the file's storage rule. Returns the bytes and,
+ * when stored compressed, the compressed stream.
+ */
+export function readBlock(
+  r: BinaryReader,
+  ctx: PackContext,
+  size: number,
+): { bytes: Uint8Array; flag?: number; packed?: Uint8Array } {
+  if (size === 0) return { bytes: new Uint8Array(0) };
+  let flag: number | undefined;
+  let compressed = size >= 1024;
+  if (ctx.flagged) {
+    flag = r.u8();
+    compressed = flag !== 0;
+  }
+  if (!compressed) {
+    r.need(size, 'array data');
+    return { bytes: r.bytesView(size), ...(flag !== undefined ? { flag } : {}) };
+  }
+  if (size > r.remaining * MAX_RATIO + 64) r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left`);
+  const start = r.pos;
+  let res: { data: Uint8Array; consumed: number };
+  try {
+    res = inflate(ctx.method, r.bytes.subarray(0, r.end), start, size);
+  } catch (e) {
+    // The stream decoders do not know the node path: add it.
+    if (e instanceof DecodeError) throw new DecodeError(e.detail, e.offset, r.path);
+    throw e;
+  }
+  const { data, consumed } = res;
+  r.pos = start + consumed;
+  return { bytes: data, packed: r.viewAt(start, start + consumed), ...(flag !== undefined ? { flag } : {}) };
+}
+
+function checkCount(r: BinaryReader, n: number, elementSize: number, at: number): number {
+  if (!Number.isInteger(n) || n < 0) r.fail(`element count ${n} is invalid`, at);
+  if (n * elementSize > r.remaining * MAX_RATIO + 1024) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
+  return n;
+}
+
+/** count (i32), then the block. */
+export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackContext, t: ElementType<T>, what: string): PackedArray<T> {
+  return r.within(what, () => {
+    const start = r.pos;
+    const elementSize = t.bytesPerValue * t.components;
+    const n = checkCount(r, r.i32(), elementSize, start);
+    const b = readBlock(r, ctx, n * elementSize);
+    const out: PackedArray<T> = { data: toTyped(b.bytes, t) };
+    if (b.flag !== undefined) out.flag = b.flag;
+    if (b.packed) out.packed = b.packed;
+    out.$span = [start, r.pos];
+    out.$raw = r.viewAt(start, r.pos);
+    return out;
+  });
+}
+
+/** count (i32), fill byte, then one element or the block. */
+export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackContext, t: ElementType<T>, what: string): PackedArray<T> {
+  return r.within(what, () => {
+    const start = r.pos;
+    const elementSize = t.bytesPerValue * t.components;
+    const n = checkCount(r, r.i32(), elementSize, start);
+    const fill = r.u8();
+    let out: PackedArray<T>;
+    if (fill !== 0) {
+      out = { data: toTyped(r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
+    } else {
+      const b = readBlock(r, ctx, n * elementSize);
+      out = { data: toTyped(b.bytes, t), fill };
+      if (b.flag !== undefined) out.flag = b.flag;
+      if (b.packed) out.packed = b.packed;
+    }
+    out.$span = [start, r.pos];
+    out.$raw = r.viewAt(start, r.pos);
+    return out;
+  });
+}
+
+/** A block whose size is stored separately (named-selection weights): size i32, then the block. */
+export function readSizedBlock(r: BinaryReader, ctx: PackContext, what: string): PackedArray<Uint8Array> {
+  return readPacked(r, ctx, U8, what);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Writes the block of `bytes` in the file's storage rule, reusing the stored stream when it still fits. */
+export function writeBlock(w: BinaryWriter, ctx: PackContext, bytes: Uint8Array, flag: number | undefined, packed: Uint8Array | undefined): void {
+  if (bytes.length === 0) return;
+  let compressed = bytes.length >= 1024;
+  if (ctx.flagged) {
+    const f = flag ?? (compressed ? 2 : 0);
+    w.u8(f);
+    compressed = f !== 0;
+  }
+  if (!compressed) {
+    w.bytes(bytes);
+    return;
+  }
+  if (packed) {
+    try {
+      const back = inflate(ctx.method, packed, 0, bytes.length);
+      if (back.consumed === packed.length && sameBytes(back.data, bytes)) {
+        w.bytes(packed);
+        return;
+      }
+    } catch {
+      // The stored stream no longer matches the data: compress again below.
+    }
+  }
+  w.bytes(deflate(ctx.method, bytes));
+}
+
+function elementCount(a: PackedArray, t: ElementType): number {
+  return a.data.length / t.components;
+}
+
+export function writePacked(w: BinaryWriter, ctx: PackContext, a: PackedArray, t: ElementType, reuseRaw: boolean | undefined): void {
+  if (reusable(a, reuseRaw)) {
+    w.bytes(a.$raw);
+    return;
+  }
+  w.i32(elementCount(a, t));
+  writeBlock(w, ctx, typedBytes(a.data), a.flag, a.packed);
+}
+
+export function writeCondensed(w: BinaryWriter, ctx: PackContext, a: PackedArray, t: ElementType, reuseRaw: boolean | undefined): void {
+  if (reusable(a, reuseRaw)) {
+    w.bytes(a.$raw);
+    return;
+  }
+  if (a.fill) {
+    w.i32(a.fillCount ?? 0);
+    w.u8(a.fill);
+    w.bytes(typedBytes(a.data));
+    return;
+  }
+  w.i32(elementCount(a, t));
+  w.u8(0);
+  writeBlock(w, ctx, typedBytes(a.data), a.flag, a.packed);
+}
+
+/** Element count of an array, counting a fill as the elements it stands for. */
+export function lengthOf(a: PackedArray, t: ElementType): number {
+  return a.fill ? (a.fillCount ?? 0) : elementCount(a, t);
+}
+
+/** A fresh array (for new documents and fixtures). */
+export function packedOf<T extends TypedArray>(data: T): PackedArray<T> {
+  return { data };
+}

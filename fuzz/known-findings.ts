@@ -13,7 +13,27 @@ export interface KnownFinding {
   summary: string;
 }
 
-export const KNOWN_FINDINGS: readonly KnownFinding[] = [];
+export const KNOWN_FINDINGS: readonly KnownFinding[] = [
+  {
+    id: 'lodka-unknown-chunk-field-encode',
+    format: 'lodka-lod',
+    pattern: /^lodka-lod\|encode-crash\|EncodeError\|fail shared\/formats\/lodka\/encode\.ts < writeLeaf /,
+    summary:
+      'a chunk whose id a mutation made unknown decodes, keeps its payload only in $raw, and encode({ reuseRaw: false }) throws "chunk X has no data to write"',
+  },
+  {
+    id: 'unigine-anim-offset-past-end',
+    format: 'unigine-anim',
+    pattern: /^unigine-anim\|bad-error\|/,
+    summary: 'a record that runs past the end is reported at the offset where it would end, beyond the input, instead of where it starts',
+  },
+  {
+    id: 'unigine-mesh-offset-past-end',
+    format: 'unigine-mesh',
+    pattern: /^unigine-mesh\|bad-error\|/,
+    summary: 'a weight record that runs past the end is reported at the offset where it would end, beyond the input, instead of where it starts',
+  },
+];
 
 /** The known finding a signature belongs to, if any. */
 export function knownFinding(signature: string): KnownFinding | undefined {

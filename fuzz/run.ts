@@ -57,6 +57,9 @@ function summary(s: FuzzStats): string {
     const frame = f.stack.split('\n').find((l) => l.trim().startsWith('at '));
     if (frame) lines.push(`      ${frame.trim()}`);
   }
+  for (const m of s.mismatches) {
+    lines.push(`  [mismatch] ${m.format}: ${m.hits} accepted input(s) did not save back byte-identical; first #${m.input}, seed ${m.seedName}, ${m.mutation.slice(0, 120)}`);
+  }
   return lines.join('\n');
 }
 
@@ -76,8 +79,9 @@ async function main(): Promise<void> {
     onProgress: (s) => process.stderr.write(`fuzz: ${s.inputs} inputs, ${s.findings.length} failure(s), ${s.seconds.toFixed(0)} s\n`),
   });
   if (args.json) {
-    const { findings, ...rest } = stats;
-    process.stdout.write(`${JSON.stringify({ seed: args.seed, seeds: seeds.length, formats, ...rest, findings: findings.map(({ bytes, ...f }) => ({ ...f, bytes: bytes.length })) }, null, 2)}\n`);
+    const { findings, mismatches, ...rest } = stats;
+    const plain = (list: typeof findings) => list.map(({ bytes, ...f }) => ({ ...f, bytes: bytes.length }));
+    process.stdout.write(`${JSON.stringify({ seed: args.seed, seeds: seeds.length, formats, ...rest, findings: plain(findings), mismatches: plain(mismatches) }, null, 2)}\n`);
   } else {
     console.log(summary(stats));
   }

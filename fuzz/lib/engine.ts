@@ -59,6 +59,11 @@ export interface FuzzStats {
   seconds: number;
   byFormat: Record<string, Partial<Record<Outcome, number>>>;
   findings: Finding[];
+  /**
+   * First accepted input per format that did not save back byte-identical. Not a crash (the
+   * decoder and encoder both ended well) but a break of the lossless promise, so it is reported.
+   */
+  mismatches: Finding[];
   restarts: number;
 }
 
@@ -77,16 +82,23 @@ export function makeInput(seeds: readonly Seed[], byFormat: ReadonlyMap<string, 
   return { seed: s, mutant: mutate(rnd, s, partner) };
 }
 
-/** Groups failures: the same bug hit from many inputs is one finding. */
+/**
+ * Groups failures: the same bug hit from many inputs is one finding. The signature is the error
+ * type and the top codec frames (function and file, no line numbers, so it survives edits); the
+ * message is left out when there are frames, because it carries data (a mutated chunk name, a
+ * count) that differs from one input to the next.
+ */
 export function signatureOf(format: string, r: FuzzResponse): string {
-  const msg = (r.message ?? '').replace(/\d+/g, 'N').slice(0, 160);
-  const frame = (r.stack ?? '')
+  const frames = (r.stack ?? '')
     .split('\n')
-    .slice(1)
     .map((l) => l.trim())
-    .find((l) => l.startsWith('at ') && !l.includes('node:'));
-  const where = frame ? frame.replace(/:\d+:\d+\)?$/, '').replace(/^at /, '').replace(/\(?(file:\/\/)?\/.*\/(shared|fuzz)\//, '$2/') : '';
-  return `${format}|${r.outcome}|${r.outcome === 'hang' || r.outcome === 'blowup' || r.outcome === 'oom' ? '' : msg}|${where}`;
+    .filter((l) => l.startsWith('at ') && /\/(shared)\//.test(l))
+    .slice(0, 3)
+    .map((l) => l.replace(/^at /, '').replace(/\s*\(?(file:\/\/)?\/[^\s]*\/(shared\/[^:)]+):\d+:\d+\)?$/, ' $2'));
+  const errorName = /^(\w*Error)\b/.exec(r.message ?? '')?.[1] ?? '';
+  if (frames.length > 0) return `${format}|${r.outcome}|${errorName}|${frames.join(' < ')}`;
+  const msg = r.outcome === 'hang' || r.outcome === 'blowup' || r.outcome === 'oom' ? '' : (r.message ?? '').replace(/\d+/g, 'N').slice(0, 160);
+  return `${format}|${r.outcome}|${msg}`;
 }
 
 function hashOf(bytes: Uint8Array): string {
@@ -101,7 +113,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
     byFormat.get(s.format)!.push(s);
   }
   const formats = [...byFormat.keys()].sort();
-  const stats: FuzzStats = { inputs: 0, seconds: 0, byFormat: {}, findings: [], restarts: 0 };
+  const stats: FuzzStats = { inputs: 0, seconds: 0, byFormat: {}, findings: [], mismatches: [], restarts: 0 };
+  const mismatches = new Map<string, Finding>();
   if (formats.length === 0) return stats;
   const memFactor = opts.memFactor ?? 32;
   const memSlackBytes = (opts.memSlackMb ?? 64) * 1024 * 1024;
@@ -124,6 +137,11 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
   const record = async (i: number, seed: Seed, mutant: Mutant, r: FuzzResponse) => {
     const counts = (stats.byFormat[seed.format] ??= {});
     counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+    if (r.outcome === 'mismatch') {
+      const m = mismatches.get(seed.format);
+      if (m) m.hits++;
+      else mismatches.set(seed.format, { signature: `${seed.format}|mismatch`, format: seed.format, outcome: r.outcome, message: r.message ?? '', stack: '', seedName: seed.name, mutation: `${mutant.kind}: ${mutant.desc}`, input: i, bytes: mutant.bytes, hits: 1 });
+    }
     if (!FAILURES.includes(r.outcome)) return;
     const sig = signatureOf(seed.format, r);
     const known = findings.get(sig);
@@ -163,6 +181,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
   }
   stats.seconds = elapsed();
   stats.findings = [...findings.values()];
+  stats.mismatches = [...mismatches.values()];
   stats.restarts = pool.restarts;
   return stats;
 }
@@ -195,6 +214,7 @@ function save(dir: string, f: Finding, fuzzSeed: number): void {
   const stackTop = f.stack.split('\n').slice(0, 8).map((l) => l.replace(/\(?file:\/\/\/.*?\/(shared|fuzz|test)\//g, '($1/').replace(/\/[^\s()]*\/(shared|fuzz|test)\//g, '$1/'));
   const note = {
     format: f.format,
+    signature: f.signature,
     outcome: f.outcome,
     message: f.message,
     stack: stackTop,

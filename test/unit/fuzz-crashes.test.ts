@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KNOWN_FINDINGS } from '../../fuzz/known-findings.ts';
+import { KNOWN_FINDINGS, knownFinding } from '../../fuzz/known-findings.ts';
 import { FuzzPool } from '../../fuzz/lib/pool.ts';
 import { FAILURES } from '../../fuzz/lib/protocol.ts';
 import { repoRoot } from '../helpers/corpus.ts';
@@ -16,6 +16,7 @@ const notes = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json
 
 interface Note {
   format: string;
+  signature?: string;
   outcome: string;
   message: string;
   status: 'open' | 'fixed';
@@ -35,7 +36,8 @@ describe('fuzz regression inputs', () => {
     const bin = join(dir, file.replace(/\.json$/, '.bin'));
     const name = `${file.replace(/\.json$/, '')}: ${note.outcome} (${note.message.slice(0, 80)})`;
     if (note.status !== 'fixed') {
-      it.todo(`open finding ${name}`);
+      // An open finding already listed in fuzz/known-findings.ts shows once, under its id below.
+      if (!note.signature || !knownFinding(note.signature)) it.todo(`open finding ${name}`);
       continue;
     }
     it(name, async () => {

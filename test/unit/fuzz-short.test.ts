@@ -71,9 +71,14 @@ describe('short fuzz run', () => {
     expect(decoded, 'some mutants must get past the decoder, or the fuzzer only tests magic checks').toBeGreaterThan(0);
   });
 
-  it('groups failures by message and top frame, not by input', () => {
-    const r = (message: string, line: number) => ({ id: 0, outcome: 'crash' as const, message, stack: `TypeError: x\n    at readLod (file:///a/b/shared/formats/x.ts:${line}:7)`, allocated: 0, retained: 0, ms: 0 });
-    expect(signatureOf('f', r('bad 12', 10))).toBe(signatureOf('f', r('bad 99', 11)));
-    expect(signatureOf('f', r('bad 12', 10))).not.toBe(signatureOf('f', r('other', 10)));
+  it('groups failures by error type and codec frames, not by the data in the message', () => {
+    const r = (message: string, fn: string, line: number) => ({
+      id: 0, outcome: 'crash' as const, message, allocated: 0, retained: 0, ms: 0,
+      stack: `TypeError: x\n    at ${fn} (file:///a/b/shared/formats/x.ts:${line}:7)\n    at run (file:///a/b/fuzz/lib/worker.ts:3:1)`,
+    });
+    const a = signatureOf('f', r('TypeError: chunk MSL5 is bad', 'readLod', 10));
+    expect(a).toBe(signatureOf('f', r('TypeError: chunk \u00ffSL1 is bad', 'readLod', 11)));
+    expect(a).toBe('f|crash|TypeError|readLod shared/formats/x.ts');
+    expect(a).not.toBe(signatureOf('f', r('TypeError: chunk MSL5 is bad', 'readMesh', 10)));
   });
 });

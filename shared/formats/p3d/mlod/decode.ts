@@ -1,0 +1,222 @@
+/**
+ * MLOD decoder. Layout (Bohemia wiki "P3D File Format - MLOD", checked against the corpus):
+ *
+ * ```
+ * "MLOD" u32 version(0x101) u32 lodCount
+ * per LOD:
+ *   "P3DM"|"SP3X" u32 headerSize(28) u32 version(0x100|0x99) u32 nPoints u32 nNormals u32 nFaces u32 flags
+ *   nPoints x { f32 x, y, z; u32 pointFlags }
+ *   nNormals x { f32 x, y, z }
+ *   nFaces x face   P3DM: u32 n; 4 x {u32 point, u32 normal, f32 u, f32 v}; u32 flags; asciiz texture; asciiz material
+ *                   SP3X: char texture[32]; u32 n; 4 x {...}; u32 flags
+ *   "TAGG"
+ *   tags until #EndOfFile#   P3DM: u8 active; asciiz name; u32 size; data
+ *                            SP3X: char name[64]; u32 size; data
+ *   f32 resolution
+ * trailing bytes (rare)
+ * ```
+ */
+import { BinaryReader } from '../../../binary/reader.ts';
+import { decodeText } from '../../../binary/text.ts';
+import {
+  END_OF_FILE, SELECTION_LIKE, isSpecialTagName,
+  type LodSignature, type MlodDocument, type MlodFaces, type MlodLod, type MlodTag,
+} from './types.ts';
+
+const LOD_HEADER_SIZE = 28;
+const POINT_SIZE = 16;
+const NORMAL_SIZE = 12;
+/** Smallest face record: P3DM with two empty strings. */
+const MIN_FACE_SIZE = 4 + 64 + 4 + 2;
+const SP3X_FACE_SIZE = 32 + 4 + 64 + 4;
+const SP3X_TEXTURE = 32;
+const SP3X_TAG_NAME = 64;
+const PROPERTY_FIELD = 64;
+
+/** True for bytes that start like an MLOD file. */
+export function probeMlod(bytes: Uint8Array): boolean {
+  return bytes.length >= 12 && bytes[0] === 0x4d && bytes[1] === 0x4c && bytes[2] === 0x4f && bytes[3] === 0x44;
+}
+
+export function decodeMlod(bytes: Uint8Array): MlodDocument {
+  const r = new BinaryReader(bytes);
+  const signature = r.string(4, 'latin1', 'signature');
+  if (signature !== 'MLOD') r.fail(`signature is "${signature}", expected "MLOD"`, 0);
+  const version = r.u32();
+  // A LOD is at least a header, "TAGG", one tag and the resolution.
+  const lodCount = r.u32Count(LOD_HEADER_SIZE + 4 + 1 + 4 + 4, 'LOD');
+  const lods: MlodLod[] = [];
+  for (let i = 0; i < lodCount; i++) {
+    lods.push(r.within(`lods[${i}]`, () => decodeLod(r)));
+  }
+  const trailing = r.bytesCopy(r.remaining, 'trailing bytes');
+  return { signature, version, lods, trailing, $span: [0, bytes.length] };
+}
+
+/** Text up to the first NUL of a fixed field (the whole field when it has none). */
+export function fixedText(field: Uint8Array): string {
+  const z = field.indexOf(0);
+  return decodeText(z < 0 ? field : field.subarray(0, z));
+}
+
+function decodeLod(r: BinaryReader): MlodLod {
+  const start = r.pos;
+  const sig = r.string(4, 'latin1', 'LOD signature');
+  if (sig !== 'P3DM' && sig !== 'SP3X') r.fail(`LOD signature is "${sig}", expected "P3DM" or "SP3X"`, start);
+  const signature = sig as LodSignature;
+  const headerSize = r.u32();
+  if (headerSize < LOD_HEADER_SIZE) r.fail(`LOD header size ${headerSize} is below ${LOD_HEADER_SIZE}`, start + 4);
+  const version = r.u32();
+  const nPoints = r.u32Count(0, 'point');
+  const nNormals = r.u32Count(0, 'normal');
+  const nFaces = r.u32Count(0, 'face');
+  const flags = r.u32();
+  const headerExtra = r.bytesCopy(headerSize - LOD_HEADER_SIZE, 'LOD header extension');
+  // Counts are checked against the bytes left before any allocation.
+  r.count(nPoints, POINT_SIZE, 'point', start + 12);
+  const pointRecords = r.within('points', () => r.u32Array(nPoints * 4, 'points'));
+  const points = new Float32Array(nPoints * 3);
+  const pointBits = new Uint32Array(points.buffer);
+  const pointFlags = new Uint32Array(nPoints);
+  for (let i = 0; i < nPoints; i++) {
+    pointBits[i * 3] = pointRecords[i * 4]!;
+    pointBits[i * 3 + 1] = pointRecords[i * 4 + 1]!;
+    pointBits[i * 3 + 2] = pointRecords[i * 4 + 2]!;
+    pointFlags[i] = pointRecords[i * 4 + 3]!;
+  }
+  r.count(nNormals, NORMAL_SIZE, 'normal', start + 16);
+  const normals = r.within('normals', () => r.f32Array(nNormals * 3, 'normals'));
+  r.count(nFaces, signature === 'SP3X' ? SP3X_FACE_SIZE : MIN_FACE_SIZE, 'face', start + 20);
+  const faces = r.within('faces', () => decodeFaces(r, signature, nFaces));
+  const taggAt = r.pos;
+  const tagg = r.string(4, 'latin1', 'TAGG signature');
+  if (tagg !== 'TAGG') r.fail(`expected "TAGG" after the faces, found "${tagg}"`, taggAt);
+  let vertexTotal = 0;
+  for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, faces.vertexCount[i]!);
+  const tags: MlodTag[] = [];
+  for (;;) {
+    const tag = r.within(`tags[${tags.length}]`, () => decodeTag(r, signature, nPoints, nFaces, vertexTotal));
+    tags.push(tag);
+    if (tag.type === 'end') break;
+  }
+  const resolution = r.within('resolution', () => r.f32());
+  return {
+    signature, headerSize, version, flags, headerExtra, points, pointFlags, normals, faces, tags, resolution,
+    $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
+  };
+}
+
+function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodFaces {
+  const start = r.pos;
+  const vertexCount = new Uint32Array(n);
+  const pointIndex = new Uint32Array(n * 4);
+  const normalIndex = new Uint32Array(n * 4);
+  const uv = new Float32Array(n * 8);
+  const uvBits = new Uint32Array(uv.buffer);
+  const flags = new Uint32Array(n);
+  const textures: string[] = [];
+  const textureIndex = new Uint32Array(n);
+  const materials: string[] = [];
+  const materialIndex = new Uint32Array(n);
+  const textureIds = new Map<string, number>();
+  const materialIds = new Map<string, number>();
+  const intern = (s: string, table: string[], ids: Map<string, number>): number => {
+    let id = ids.get(s);
+    if (id === undefined) {
+      id = table.length;
+      table.push(s);
+      ids.set(s, id);
+    }
+    return id;
+  };
+  const sp3x = signature === 'SP3X';
+  const textureFields = sp3x ? new Uint8Array(n * SP3X_TEXTURE) : undefined;
+  const view = r.view;
+  for (let f = 0; f < n; f++) {
+    if (textureFields) {
+      const field = r.bytesView(SP3X_TEXTURE, 'texture');
+      textureFields.set(field, f * SP3X_TEXTURE);
+      textureIndex[f] = intern(fixedText(field), textures, textureIds);
+    }
+    r.need(4 + 64 + 4, `face ${f}`);
+    // One bounds check above, then DataView reads at known offsets (this loop sees every face).
+    const p = r.pos;
+    vertexCount[f] = view.getUint32(p, true);
+    for (let k = 0; k < 4; k++) {
+      const q = p + 4 + k * 16;
+      pointIndex[f * 4 + k] = view.getUint32(q, true);
+      normalIndex[f * 4 + k] = view.getUint32(q + 4, true);
+      // UVs as bits: a float round trip could change NaN payloads.
+      uvBits[f * 8 + k * 2] = view.getUint32(q + 8, true);
+      uvBits[f * 8 + k * 2 + 1] = view.getUint32(q + 12, true);
+    }
+    flags[f] = view.getUint32(p + 68, true);
+    r.pos = p + 72;
+    if (!sp3x) {
+      r.enter(`faces[${f}]`);
+      textureIndex[f] = intern(r.cstring('latin1', 'texture'), textures, textureIds);
+      materialIndex[f] = intern(r.cstring('latin1', 'material'), materials, materialIds);
+      r.leave();
+    }
+  }
+  if (sp3x) materials.push('');
+  return {
+    vertexCount, pointIndex, normalIndex, uv, flags, textures, textureIndex, materials, materialIndex,
+    ...(textureFields ? { textureFields } : {}),
+    $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
+  };
+}
+
+function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nFaces: number, vertexTotal: number): MlodTag {
+  const start = r.pos;
+  let active: number | undefined;
+  let name: string;
+  let nameField: Uint8Array | undefined;
+  if (signature === 'SP3X') {
+    nameField = r.bytesCopy(SP3X_TAG_NAME, 'tag name');
+    name = fixedText(nameField);
+  } else {
+    active = r.u8();
+    name = r.cstring('latin1', 'tag name');
+  }
+  let size = r.u32Count(1, 'tag data byte');
+  const head = { name, ...(active !== undefined ? { active } : {}), ...(nameField ? { nameField } : {}) };
+  const done = <T extends MlodTag>(tag: T): T => {
+    tag.$span = [start, r.pos];
+    tag.$raw = r.viewAt(start, r.pos);
+    return tag;
+  };
+  // A known tag is typed only when its size fits its layout; otherwise its bytes are kept raw.
+  if (name === END_OF_FILE) return done({ type: 'end', ...head, data: r.bytesCopy(size, 'tag data') });
+  if ((!isSpecialTagName(name) || SELECTION_LIKE.has(name)) && size === nPoints + nFaces) {
+    const points = r.u8Array(nPoints, 'selected points');
+    const faces = r.u8Array(nFaces, 'selected faces');
+    return done({ type: 'selection', ...head, points, faces });
+  }
+  if (name === '#Property#' && size === 2 * PROPERTY_FIELD) {
+    const keyField = r.bytesCopy(PROPERTY_FIELD, 'property name');
+    const valueField = r.bytesCopy(PROPERTY_FIELD, 'property value');
+    return done({ type: 'property', ...head, key: fixedText(keyField), value: fixedText(valueField), keyField, valueField });
+  }
+  if (name === '#Mass#' && size === 4 * nPoints) {
+    return done({ type: 'mass', ...head, masses: r.f32Array(nPoints, 'masses') });
+  }
+  if (name === '#UVSet#' && (size === 4 + 8 * vertexTotal || size === 8 * vertexTotal)) {
+    // The short size (without the set id) comes from an exporter bug seen in a real file: the
+    // data still holds the id and every UV, so the next tag starts 4 bytes after the size says.
+    const sizeExcludesId = size === 8 * vertexTotal;
+    if (sizeExcludesId) size += 4;
+    r.need(size, 'UV set');
+    const setId = r.u32();
+    const uv = r.f32Array(vertexTotal * 2, 'UV set');
+    return done({ type: 'uvset', ...head, setId, uv, ...(sizeExcludesId ? { sizeExcludesId } : {}) });
+  }
+  if (name === '#SharpEdges#' && size % 8 === 0) {
+    return done({ type: 'sharpEdges', ...head, edges: r.u32Array(size / 4, 'sharp edges') });
+  }
+  if (name === '#Animation#' && size === 4 + 12 * nPoints) {
+    const time = r.f32();
+    return done({ type: 'animation', ...head, time, points: r.f32Array(nPoints * 3, 'animation points') });
+  }
+  return done({ type: 'raw', ...head, data: r.bytesCopy(size, 'tag data') });
+}

@@ -29,7 +29,7 @@ import { screenshotCommand } from './screenshot.ts';
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
 
 /** Writes a scene as glTF binary (provided by the glTF exporter; optional so tests can leave it out). */
-export type GltfWriter = (scene: Scene, name: string) => Uint8Array | Promise<Uint8Array>;
+export type GltfWriter = (scene: Scene, name: string, target: string) => Uint8Array | Promise<Uint8Array>;
 
 export interface DocumentServiceOptions {
   /** Folder for the recent list and the sample's working copy. */
@@ -634,7 +634,7 @@ export class DocumentService {
     const scene = this.scene(id, lod);
     let glb: Uint8Array;
     try {
-      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''));
+      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''), abs);
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }

@@ -1,0 +1,13 @@
+/**
+ * The editor's glTF export: the shared exporter (also used by `lodsmith convert`) behind the
+ * document service's {@link GltfWriter} hook. `.gltf` gets the self-contained JSON form, anything
+ * else binary `.glb`.
+ */
+import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gltf.ts';
+import type { GltfWriter } from './document-service.ts';
+
+/** Writes `.glb` (or `.gltf` when the target path says so). */
+export const defaultGltfWriter: GltfWriter = async (scene, _name, target) => {
+  const { document } = sceneToGltf(scene, { generator: 'LodSmith' });
+  return /\.gltf$/i.test(target) ? writeGltfEmbedded(document) : writeGlb(document);
+};

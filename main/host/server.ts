@@ -1,0 +1,263 @@
+/**
+ * The browser host: the document service behind a local HTTP + WebSocket server, so the renderer
+ * runs in an ordinary browser (end-to-end tests, machines without Electron).
+ *
+ * Security model: bound to 127.0.0.1 only; a random per-run token must accompany every request
+ * (header `x-lodsmith-token` or `?token=`; the page itself receives it once and sets a same-port
+ * cookie that only unlocks the static files, never the API); the Host header must name the
+ * loopback address (no DNS rebinding); a request from another origin is refused; bodies are size
+ * limited; files are confined to the root folders (see roots.ts).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, relative, isAbsolute } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventChannel, EventMap, Result } from '../../shared/ipc/contract.ts';
+import { fail } from '../documents/app-error.ts';
+import { DocumentService, type GltfWriter } from '../documents/document-service.ts';
+import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
+import { RootPaths } from './roots.ts';
+import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope } from './wire.ts';
+
+export interface HostOptions {
+  /** Folders the renderer may read and write in. */
+  roots: string[];
+  configDir: string;
+  samplePath?: string | null;
+  /** The built renderer (index.html and assets); without it only the API is served. */
+  rendererDir?: string | null;
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Fixed token (tests); a random one otherwise. */
+  token?: string;
+  /** Largest accepted request body (default 64 MiB). */
+  maxRequestBytes?: number;
+  version?: string;
+  gltf?: GltfWriter;
+  /** Files to open before serving (the command line's FILE). */
+  open?: string[];
+  log?: (line: string) => void;
+}
+
+export interface Host {
+  /** The address to open, token included. */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  service: DocumentService;
+  dispatch: Dispatch;
+  /** How many pages listen for events right now. */
+  eventClients(): number;
+  close(): Promise<void>;
+}
+
+export const TOKEN_HEADER = 'x-lodsmith-token';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.jpg': 'image/jpeg', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.woff': 'font/woff', '.wasm': 'application/wasm',
+  '.map': 'application/json', '.txt': 'text/plain; charset=utf-8',
+};
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+function csp(origin: string): string {
+  const ws = origin.replace(/^http/, 'ws');
+  return [
+    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+    `connect-src 'self' ${ws}`, "worker-src 'self' blob:", "font-src 'self' data:", "object-src 'none'",
+    "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]!);
+}
+
+/** Starts the host. Resolves once it listens; `close()` stops it and every connection. */
+export async function startHost(opts: HostOptions): Promise<Host> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const maxBody = opts.maxRequestBytes ?? 64 << 20;
+  const log = opts.log ?? (() => undefined);
+  const paths = await RootPaths.create(opts.roots);
+  const sockets = new Set<WebSocket>();
+
+  const emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => {
+    const frame = encodeEnvelope({ channel, payload });
+    for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
+  };
+  const service = new DocumentService({
+    configDir: opts.configDir, paths, emit, samplePath: opts.samplePath ?? null, ...(opts.gltf ? { gltf: opts.gltf } : {}),
+  });
+  const notInBrowser = async (): Promise<never> =>
+    fail('invalid', 'Native file dialogs are not available in the browser; pick a file from the folder list');
+  const dispatch = createDispatcher(service, {
+    host: 'browser', version: opts.version ?? '0.0.0', roots: () => paths.labels(), openDialog: notInBrowser, saveDialog: notInBrowser,
+  }, (channel, e) => log(`internal error on ${channel}: ${(e as Error)?.stack ?? String(e)}`));
+
+  let port = 0;
+  let origin = '';
+  const cookieName = () => `lodsmith-token-${port}`;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  function send(res: ServerResponse, status: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', headers: Record<string, string> = {}) {
+    res.writeHead(status, {
+      'content-type': type, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+      'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
+      'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY', ...headers,
+    });
+    res.end(body);
+  }
+
+  /** 'ok', or the status to refuse with. Cookies count only for static files. */
+  function authorize(req: IncomingMessage, url: URL, allowCookie: boolean): 'ok' | 401 | 403 {
+    if (!allowedHosts().has(req.headers.host ?? '')) return 403;
+    const o = req.headers.origin;
+    if (o !== undefined && o !== origin && o !== origin.replace('127.0.0.1', 'localhost')) return 403;
+    const given = (req.headers[TOKEN_HEADER] as string | undefined) ?? url.searchParams.get('token') ?? (allowCookie ? cookieValue(req, cookieName()) : undefined);
+    if (!given) return 401;
+    return sameSecret(given, token) ? 'ok' : 403;
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) return 'too-large';
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const c of req as AsyncIterable<Buffer>) {
+      total += c.length;
+      if (total > maxBody) return 'too-large';
+      chunks.push(c);
+    }
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, channel: string) {
+    if (req.method !== 'POST') return send(res, 405, 'Use POST', undefined, { allow: 'POST' });
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      send(res, 413, encodeEnvelope({ ok: false, error: { code: 'invalid', message: `The request is larger than the limit of ${maxBody} bytes` } } satisfies Result<never>), ENVELOPE_TYPE, { connection: 'close' });
+      req.destroy();
+      return;
+    }
+    let payload: unknown;
+    try {
+      payload = body.length === 0 ? undefined : (decodeEnvelope(body) as { req?: unknown }).req;
+    } catch (e) {
+      const msg = e instanceof WireError ? e.message : 'malformed request';
+      return send(res, 400, encodeEnvelope({ ok: false, error: { code: 'invalid', message: msg } }), ENVELOPE_TYPE);
+    }
+    const result = await dispatch(channel, payload);
+    const unknown = !result.ok && result.error.message.startsWith('Unknown channel');
+    send(res, unknown ? 404 : 200, encodeEnvelope(result), ENVELOPE_TYPE);
+  }
+
+  async function staticFile(res: ServerResponse, pathname: string, setCookie: boolean) {
+    const dir = opts.rendererDir;
+    if (!dir) return send(res, 404, 'The renderer is not built; run npm run serve');
+    let rel: string;
+    try {
+      rel = decodeURIComponent(pathname);
+    } catch {
+      return send(res, 400, 'Bad path');
+    }
+    if (rel === '/' || rel === '') rel = '/index.html';
+    const file = normalize(join(dir, rel));
+    const r = relative(dir, file);
+    if (r.startsWith('..') || isAbsolute(r) || rel.includes('\0')) return send(res, 403, 'Forbidden');
+    try {
+      if (!(await stat(file)).isFile()) return send(res, 404, 'Not found');
+    } catch {
+      return send(res, 404, 'Not found');
+    }
+    let body: Uint8Array = await readFile(file);
+    const headers: Record<string, string> = { 'content-security-policy': csp(origin) };
+    if (extname(file) === '.html') {
+      // The page learns the token from this meta tag; the app's own CSP meta is left to the header.
+      const html = body.toString().replace(/<head>/i, `<head>\n    <meta name="lodsmith-token" content="${escapeAttr(token)}" />`);
+      body = Buffer.from(html);
+      if (setCookie) headers['set-cookie'] = `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+    } else {
+      headers['cache-control'] = 'no-cache';
+    }
+    send(res, 200, body, MIME[extname(file)] ?? 'application/octet-stream', headers);
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const isApi = url.pathname.startsWith('/api/');
+      const auth = authorize(req, url, !isApi);
+      if (auth !== 'ok') return send(res, auth, auth === 401 ? 'A token is required (open the URL printed by npm run serve)' : 'Forbidden');
+      if (isApi) return api(req, res, decodeURIComponent(url.pathname.slice(5)));
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
+      return staticFile(res, url.pathname, url.searchParams.has('token'));
+    })().catch((e: unknown) => {
+      log(`request failed: ${(e as Error)?.stack ?? String(e)}`);
+      if (!res.headersSent) send(res, 500, 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const auth = url.pathname === '/events' ? authorize(req, url, false) : 404;
+    if (auth !== 'ok') {
+      socket.end(`HTTP/1.1 ${auth} ${auth === 401 ? 'Unauthorized' : auth === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('error', () => sockets.delete(ws));
+      // The socket only carries events to the page; anything the page sends is ignored.
+    });
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+  server.requestTimeout = 120_000;
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+
+  for (const f of opts.open ?? []) {
+    const r = await dispatch('doc:open', { path: f });
+    if (!r.ok) log(`could not open ${f}: ${r.error.message}`);
+  }
+
+  return {
+    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    origin,
+    port,
+    token,
+    service,
+    dispatch,
+    eventClients: () => sockets.size,
+    async close() {
+      for (const s of sockets) s.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The browser host's wire format: structured data with typed arrays, binary-safe and without
+ * base64 inflation. An envelope is
+ *
+ *   "LSW1" | u32 LE json length | JSON (UTF-8) | zero padding to 8 | blobs, each 8-aligned
+ *
+ * In the JSON a typed array is `{"$typed": "Float32Array", "o": offset, "n": byteLength}` (offset
+ * into the blob area) and a number JSON cannot hold (NaN, ±Infinity, -0) is `{"$num": "NaN"}`,
+ * so field values of damaged files reach the inspector unchanged.
+ *
+ * The browser side (renderer/bridge/host-client.ts) carries the same codec; a test encodes with
+ * each and decodes with the other so the two cannot drift apart.
+ */
+
+const MAGIC = [0x4c, 0x53, 0x57, 0x31]; // LSW1
+
+const TYPED = {
+  Uint8Array, Int8Array, Uint8ClampedArray, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array,
+} as const;
+type TypedName = keyof typeof TYPED;
+type Typed = InstanceType<(typeof TYPED)[TypedName]>;
+
+/** Thrown for envelopes that are not well formed. */
+export class WireError extends Error {
+  override readonly name = 'WireError';
+}
+
+const TYPED_NAMES = Object.keys(TYPED) as TypedName[];
+
+function typedName(v: unknown): TypedName | undefined {
+  // instanceof rather than constructor names: a Node Buffer is a Uint8Array under another name.
+  if (!ArrayBuffer.isView(v) || v instanceof DataView) return undefined;
+  return TYPED_NAMES.find((n) => v instanceof TYPED[n]);
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** Encodes a value (plain data with typed arrays) as an envelope. */
+export function encodeEnvelope(value: unknown): Uint8Array {
+  const blobs: Typed[] = [];
+  let blobBytes = 0;
+  const json = JSON.stringify(value === undefined ? null : value, function (this: unknown, key: string, v: unknown) {
+    // The holder's own value: toJSON (Node Buffer has one) has already run on `v`.
+    const original = (this as Record<string, unknown>)[key];
+    if (typeof v === 'number') {
+      if (Number.isNaN(v)) return { $num: 'NaN' };
+      if (v === Infinity) return { $num: 'Infinity' };
+      if (v === -Infinity) return { $num: '-Infinity' };
+      if (Object.is(v, -0)) return { $num: '-0' };
+      return v;
+    }
+    const t = typedName(original);
+    if (t) {
+      const arr = original as Typed;
+      const o = blobBytes;
+      blobs.push(arr);
+      blobBytes = align8(blobBytes + arr.byteLength);
+      return { $typed: t, o, n: arr.byteLength };
+    }
+    return v;
+  });
+  const text = new TextEncoder().encode(json);
+  const head = align8(8 + text.length);
+  const out = new Uint8Array(head + blobBytes);
+  out.set(MAGIC, 0);
+  new DataView(out.buffer).setUint32(4, text.length, true);
+  out.set(text, 8);
+  let o = head;
+  for (const b of blobs) {
+    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), o);
+    o = align8(o + b.byteLength);
+  }
+  return out;
+}
+
+/** Decodes an envelope; throws {@link WireError} for anything malformed (never trusts offsets). */
+export function decodeEnvelope(bytes: Uint8Array): unknown {
+  if (bytes.length < 8 || MAGIC.some((m, i) => bytes[i] !== m)) throw new WireError('not a LodSmith envelope');
+  const len = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+  if (8 + len > bytes.length) throw new WireError('envelope JSON runs past the end');
+  const blobs = bytes.subarray(Math.min(bytes.length, align8(8 + len)));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + len)), (_key, v: unknown) => {
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const o = v as { $typed?: unknown; $num?: unknown; o?: unknown; n?: unknown };
+        if (typeof o.$typed === 'string') {
+          const Ctor = Object.hasOwn(TYPED, o.$typed) ? TYPED[o.$typed as TypedName] : undefined;
+          const off = o.o;
+          const n = o.n;
+          if (!Ctor || typeof off !== 'number' || typeof n !== 'number' || !Number.isInteger(off) || !Number.isInteger(n) || off < 0 || n < 0 || off + n > blobs.length || n % Ctor.BYTES_PER_ELEMENT !== 0) {
+            throw new WireError(`bad typed array reference ${JSON.stringify(v).slice(0, 80)}`);
+          }
+          // Copy: the result must own an aligned buffer of its own.
+          const copy = blobs.slice(off, off + n);
+          return new Ctor(copy.buffer, 0, n / Ctor.BYTES_PER_ELEMENT);
+        }
+        if (typeof o.$num === 'string') {
+          const m: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
+          if (!(o.$num in m)) throw new WireError(`bad number ${o.$num}`);
+          return m[o.$num];
+        }
+      }
+      return v;
+    });
+  } catch (e) {
+    if (e instanceof WireError) throw e;
+    throw new WireError(`envelope JSON is malformed: ${(e as Error).message}`);
+  }
+  return parsed;
+}
+
+/** The content type of envelopes over HTTP. */
+export const ENVELOPE_TYPE = 'application/x-lodsmith-envelope';

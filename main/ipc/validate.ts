@@ -1,0 +1,81 @@
+/**
+ * Every request is checked on arrival, whichever way it came (Electron IPC or the browser host's
+ * HTTP API): the renderer is treated as untrusted input, so a malformed request becomes an
+ * 'invalid' AppError and never reaches the document service.
+ */
+import { z } from 'zod';
+import type { AppError, InvokeChannel, Req } from '../../shared/ipc/contract.ts';
+import type { EditCommand } from '../../shared/model/commands.ts';
+
+/** Generous but finite: no legitimate path or id comes near these. */
+const MAX_TEXT = 4096;
+const MAX_PATH_SEGMENTS = 256;
+const MAX_BATCH = 100_000;
+
+const text = z.string().max(MAX_TEXT);
+const nonEmpty = text.min(1);
+const docId = z.string().min(1).max(128);
+const nodePath = z.array(z.union([z.string().max(MAX_TEXT), z.number().int().nonnegative()])).max(MAX_PATH_SEGMENTS).readonly();
+const bytes = z.instanceof(Uint8Array);
+const label = text.optional();
+
+/** Values inside edits are arbitrary JSON-like data (plus typed arrays); the codec's checkEdit judges them. */
+const editCommand: z.ZodType<EditCommand> = z.lazy(() =>
+  z.discriminatedUnion('op', [
+    z.object({ op: z.literal('set'), path: nodePath, value: z.unknown(), label }),
+    z.object({ op: z.literal('insert'), path: nodePath, index: z.number().int().nonnegative(), value: z.unknown(), label }),
+    z.object({ op: z.literal('remove'), path: nodePath, label }),
+    z.object({ op: z.literal('move'), path: nodePath, from: z.number().int().nonnegative(), to: z.number().int().nonnegative(), label }),
+    z.object({ op: z.literal('batch'), commands: z.array(editCommand).max(MAX_BATCH), label }),
+  ]),
+) as z.ZodType<EditCommand>;
+
+const none = z.union([z.undefined(), z.null(), z.object({}).strict()]).transform(() => undefined);
+const byId = z.object({ id: docId });
+
+/** One schema per invoke channel: the request as main accepts it. */
+export const requestSchemas = {
+  'app:info': none,
+  'app:recent': none,
+  'fs:list': z.object({ dir: text }),
+  'dialog:open': none,
+  'dialog:save': z.object({ suggested: text }),
+  'doc:open': z.object({ path: nonEmpty }),
+  'doc:openSample': none,
+  'doc:list': none,
+  'doc:close': byId,
+  'doc:inspect': z.object({ id: docId, path: nodePath }),
+  'doc:scene': z.object({ id: docId, lod: text.optional() }),
+  'doc:bytes': z.object({ id: docId, start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }),
+  'doc:edit': z.object({ id: docId, command: editCommand }),
+  'doc:create': z.object({ id: docId, parent: nodePath, kind: nonEmpty }),
+  'doc:undo': byId,
+  'doc:redo': byId,
+  'doc:save': z.object({ id: docId, options: z.object({ overwriteChanged: z.boolean().optional() }).optional() }),
+  'doc:saveAs': z.object({ id: docId, path: nonEmpty }),
+  'doc:revert': byId,
+  'doc:exportNode': z.object({ id: docId, path: nodePath }),
+  'doc:importNode': z.object({ id: docId, path: nodePath, bytes }),
+  'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
+  'doc:texture': z.object({ id: docId, name: nonEmpty }),
+  'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional() }),
+} satisfies { [C in InvokeChannel]: z.ZodType };
+
+export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && Object.hasOwn(requestSchemas, channel);
+}
+
+/**
+ * Parses a request for `channel`. Returns the typed request, or the AppError to send back
+ * (unknown channel, wrong shape), naming the first offending field.
+ */
+export function validateRequest<C extends InvokeChannel>(channel: C, req: unknown): { ok: true; value: Req<C> } | { ok: false; error: AppError };
+export function validateRequest(channel: string, req: unknown): { ok: true; value: unknown } | { ok: false; error: AppError };
+export function validateRequest(channel: string, req: unknown): { ok: true; value: unknown } | { ok: false; error: AppError } {
+  if (!isInvokeChannel(channel)) return { ok: false, error: { code: 'invalid', message: `Unknown channel ${JSON.stringify(String(channel).slice(0, 64))}` } };
+  const r = requestSchemas[channel].safeParse(req);
+  if (r.success) return { ok: true, value: r.data };
+  const issue = r.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'request';
+  return { ok: false, error: { code: 'invalid', message: `Invalid ${channel} request: ${where}: ${issue?.message ?? 'malformed'}` } };
+}

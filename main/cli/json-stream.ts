@@ -6,7 +6,8 @@
  * Conventions (what `lodsmith dump` promises):
  * - object keys in their decoded order; `$raw` (the original bytes) is left out, `$span`
  *   (the [start, end) byte range) is kept;
- * - typed arrays become plain arrays, on one line;
+ * - typed arrays become plain arrays, on one line; Float32Array elements are written as the
+ *   shortest decimal that reads back as the same float32 (0.2, not 0.20000000298023224);
  * - bigint becomes a decimal string; NaN and ±Infinity become the strings "NaN", "Infinity",
  *   "-Infinity" (JSON has no such numbers);
  * - `undefined` object members are left out; a value met again inside itself is written as
@@ -30,10 +31,22 @@ export async function streamJson(value: unknown, out: OutStream): Promise<void> 
 }
 
 function num(n: number): string {
+  if (Object.is(n, -0)) return '-0'; // String(-0) is "0"; a sign bit is data too
   return Number.isFinite(n) ? String(n) : JSON.stringify(String(n));
 }
 
+/** Shortest decimal that rounds to the same float32; exact, and what a modder expects to read. */
+function f32(v: number): string {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return num(v);
+  for (let p = 1; p < 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return String(s);
+  }
+  return String(v);
+}
+
 function* typed(a: ArrayLike<number | bigint>): Generator<string> {
+  const fmt = a instanceof Float32Array ? f32 : num;
   yield '[';
   // Chunks keep each yielded piece small even for million-element arrays.
   for (let i = 0; i < a.length; i += 4096) {
@@ -41,7 +54,7 @@ function* typed(a: ArrayLike<number | bigint>): Generator<string> {
     const parts: string[] = [];
     for (let k = i; k < end; k++) {
       const v = a[k]!;
-      parts.push(typeof v === 'bigint' ? `"${v}"` : num(v));
+      parts.push(typeof v === 'bigint' ? `"${v}"` : fmt(v));
     }
     yield (i > 0 ? ',' : '') + parts.join(',');
   }

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import '../../shared/formats/index.ts';
 import { allFormats, detectFormat, formatsForExtension, type FormatCodec } from '../../shared/formats/registry.ts';
-import { CliFailure } from './fail.ts';
+import { CliFailure, where } from './fail.ts';
 
 export interface Loaded {
   /** The path as the user typed it (used in messages). */
@@ -35,7 +35,7 @@ export function codecFor(bytes: Uint8Array, file: string): FormatCodec {
   const byExt = formatsForExtension(basename(file));
   if (byExt.length) {
     const names = byExt.map((c) => c.label).join(' or ');
-    throw new CliFailure(`not a valid ${names} file: its first bytes match no known signature (offset 0, node (file root))`);
+    throw new CliFailure(`not a valid ${names} file: its first bytes match no known signature ${where(0, '')}`);
   }
   const exts = [...new Set(allFormats().flatMap((c) => c.extensions))].sort().join(', ');
   throw new CliFailure(`unknown format: no supported format recognises this file${exts ? ` (LodSmith reads ${exts})` : ''}`);

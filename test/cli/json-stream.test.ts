@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { streamJson } from '../../main/cli/json-stream.ts';
 import { memoryIO } from './helpers/memory-io.ts';
@@ -11,7 +12,7 @@ describe('streamJson', () => {
       $span: [4, 40],
       big: 2n ** 64n,
       odd: [Number.NaN, Infinity, -Infinity, -0.5],
-      positions: new Float32Array([1.5, -2, 3]),
+      positions: new Float32Array([1.5, -2, 3, 0.2, 1 / 3, 16777217, Number.NaN]),
       wide: new BigInt64Array([5n]),
       nested: [{ a: 1, skip: undefined }, [], {}],
     };
@@ -25,7 +26,7 @@ describe('streamJson', () => {
       $span: [4, 40],
       big: '18446744073709551616',
       odd: ['NaN', 'Infinity', '-Infinity', -0.5],
-      positions: [1.5, -2, 3],
+      positions: [1.5, -2, 3, 0.2, 0.33333334, 16777216, 'NaN'],
       wide: ['5'],
       nested: [{ a: 1 }, [], {}],
       self: '[circular]',
@@ -44,5 +45,18 @@ describe('streamJson', () => {
     expect(j.meshes).toHaveLength(20);
     expect(j.meshes[19].positions).toHaveLength(50_000);
     expect(j.meshes[19].positions[49_999]).toBe(19);
+  });
+
+  it('writes every float32 so that it reads back bit for bit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.float32Array({ noNaN: true, minLength: 1, maxLength: 64 }), async (values) => {
+        const m = memoryIO();
+        await streamJson({ values }, m.io.stdout);
+        await m.flush();
+        const back = Float32Array.from(JSON.parse(m.out()).values as number[]);
+        expect(Array.from(back)).toEqual(Array.from(values));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

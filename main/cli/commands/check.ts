@@ -103,7 +103,13 @@ async function walk(root: string): Promise<string[]> {
  * Hands jobs to `size` workers, one at a time each. A worker that exceeds the timeout or dies is
  * replaced and its file counted as failed, so one bad file can neither hang nor sink the run.
  */
-function runPool(jobs: readonly CheckJob[], size: number, timeoutMs: number, onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
+export function runPool(
+  jobs: readonly CheckJob[],
+  size: number,
+  timeoutMs: number,
+  onResult: (r: CheckResult) => void,
+  workerUrl: URL = WORKER_URL,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   if (jobs.length === 0) return Promise.resolve(results);
   let next = 0;
@@ -114,19 +120,15 @@ function runPool(jobs: readonly CheckJob[], size: number, timeoutMs: number, onR
       onResult(r);
     };
     const startWorker = (): void => {
-      const w = new Worker(WORKER_URL);
+      const w = new Worker(workerUrl);
       running++;
       let current: CheckJob | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let started = 0;
       let dead = false;
-      const feed = (): void => {
-        if (next >= jobs.length) {
-          current = undefined;
-          void w.terminate();
-          return;
-        }
-        current = jobs[next++]!;
+      let online = false;
+      // The clock starts once the thread runs: loading the codecs is not the file's fault.
+      const arm = (): void => {
         started = performance.now();
         timer = setTimeout(() => {
           const job = current!;
@@ -139,6 +141,19 @@ function runPool(jobs: readonly CheckJob[], size: number, timeoutMs: number, onR
             replace();
           });
         }, timeoutMs);
+      };
+      w.once('online', () => {
+        online = true;
+        if (current) arm();
+      });
+      const feed = (): void => {
+        if (next >= jobs.length) {
+          current = undefined;
+          void w.terminate();
+          return;
+        }
+        current = jobs[next++]!;
+        if (online) arm();
         w.postMessage(current);
       };
       const replace = (): void => {

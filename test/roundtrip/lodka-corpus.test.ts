@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FormatCodec } from '../../shared/formats/registry.ts';
-import { decodeLod } from '../../shared/formats/lodka/decode.ts';
-import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import type { LodChunk, LodDocument } from '../../shared/formats/lodka/schema.ts';
-import { outlineLod, walkChunks } from '../../shared/formats/lodka/views.ts';
+import { walkChunks } from '../../shared/formats/lodka/views.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { expectRoundTrip } from '../helpers/roundtrip.ts';
 
-const lodkaCodec = { decode: (b: Uint8Array) => decodeLod(b), encode: encodeLod, outline: outlineLod } as unknown as FormatCodec;
 const files = corpusFiles('lodka');
 
 describe.skipIf(!hasCorpus || files.length === 0)('LODka corpus round trip', () => {

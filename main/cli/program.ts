@@ -143,7 +143,8 @@ ${EXIT_HELP}`);
 
   try {
     if (argv.length === 0) {
-      program.outputHelp();
+      // Usage without a command is a usage error: help goes to stderr, stdout stays clean.
+      program.outputHelp({ error: true });
       return EXIT_FAILED;
     }
     await program.parseAsync([...argv], { from: 'user' });

@@ -43,6 +43,13 @@ describe('usage', () => {
     expect(r.out).toContain('Exit codes:');
   });
 
+  it('no command at all prints the help on stderr, exit 2', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('Usage: lodsmith');
+  });
+
   it('per-command help explains the options', async () => {
     const r = await run(['help', 'convert']);
     expect(r.code).toBe(0);

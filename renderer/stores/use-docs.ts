@@ -345,8 +345,29 @@ export async function nodeImageBytes(docs: ReturnType<typeof useDocs>, path: Nod
   const candidates = (ins?.fields ?? []).filter((f) => f.kind === 'bytes' && f.span && f.span[1] > f.span[0]);
   candidates.sort((a, b) => (b.span![1] - b.span![0]) - (a.span![1] - a.span![0]));
   const best = candidates.find((f) => /data|image|png|screenshot/i.test(f.name)) ?? candidates[0];
-  if (!best?.span) return null;
-  return (await docs.bytes(best.span[0], best.span[1])) ?? null;
+  if (best?.span) return (await docs.bytes(best.span[0], best.span[1])) ?? null;
+  // No field span: the image file sits inside the node's own bytes; find it by its signature.
+  const raw = await docs.call('doc:exportNode', { id: docs.active?.id ?? '', path }, 'Could not read the image', true);
+  return raw ? findImage(raw) : null;
+}
+
+/** The first PNG, JPEG or BMP file inside some bytes (a chunk with a header around the image). */
+export function findImage(b: Uint8Array): Uint8Array | null {
+  for (let i = 0; i + 8 <= b.length; i++) {
+    if (b[i] === 0x89 && b[i + 1] === 0x50 && b[i + 2] === 0x4e && b[i + 3] === 0x47 && b[i + 4] === 0x0d && b[i + 5] === 0x0a) {
+      // PNG ends after the IEND chunk (its 4-byte CRC follows the type).
+      for (let j = i + 8; j + 8 <= b.length; j++) {
+        if (b[j] === 0x49 && b[j + 1] === 0x45 && b[j + 2] === 0x4e && b[j + 3] === 0x44) return b.slice(i, j + 8);
+      }
+      return b.slice(i);
+    }
+    if (b[i] === 0xff && b[i + 1] === 0xd8 && b[i + 2] === 0xff) return b.slice(i);
+    if (b[i] === 0x42 && b[i + 1] === 0x4d) {
+      const size = b[i + 2]! | (b[i + 3]! << 8) | (b[i + 4]! << 16) | (b[i + 5]! << 24);
+      if (size > 26 && i + size <= b.length) return b.slice(i, i + size);
+    }
+  }
+  return null;
 }
 
 /** Sniffs an image type from its first bytes (for blob URLs and file names). */

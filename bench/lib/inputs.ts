@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormatId } from '../../shared/formats/registry.ts';
 import { corpusFiles, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
+import { composeLargeLodka } from './large-lodka.ts';
 
 /** Corpus folder of each format. */
 export const CORPUS_FOLDERS: Record<FormatId, string> = {
@@ -44,6 +45,8 @@ export interface GeneratedSpec {
   args: (quick: boolean) => unknown[];
   /** What the input is, for the docs and the table footnotes. */
   description: string;
+  /** Used when the module has none of `exports`: composes the input from the module's parts. */
+  fallback?: { name: string; build: (quick: boolean) => Promise<Uint8Array> };
 }
 
 /** A builder that is present, or why it is not. */
@@ -60,6 +63,7 @@ export const GENERATED: readonly GeneratedSpec[] = [
     exports: ['buildLargeLodka', 'buildLargeLod', 'buildLargeLodkaFile'],
     args: (q) => [{ triangles: q ? 200_000 : 2_000_000, textureSets: 2, boneWeights: true }],
     description: 'LODka file, >= 2,000,000 triangles, two texture sets, bone weights',
+    fallback: { name: 'bench/lib/large-lodka.ts', build: (q) => composeLargeLodka({ triangles: q ? 200_000 : 2_000_000 }) },
   },
   {
     label: 'generated 1M verts',
@@ -90,13 +94,21 @@ export const GENERATED: readonly GeneratedSpec[] = [
     format: 'p3d-odol',
     module: 'scripts/fixtures/odol.ts',
     exports: ['buildLargeOdol'],
-    args: (q) => [q ? 50_000 : 500_000],
-    description: 'ODOL (Arma, LZO-compressed arrays), >= 500,000 faces',
+    // One LOD over a grid of size x size quads: 708^2 = 501,264 faces.
+    args: (q) => [{ version: 73, lods: 1, size: q ? 224 : 708 }],
+    description: 'ODOL v73 (Arma 3, LZO-compressed arrays), one LOD of 501,264 faces',
   },
 ];
 
-/** Imports a fixture builder if its module and export exist. */
-export async function loadBuilder(spec: GeneratedSpec): Promise<LoadedBuilder> {
+/** Imports a fixture builder if its module and export exist (or the spec's fallback works). */
+export async function loadBuilder(spec: GeneratedSpec, quick = false): Promise<LoadedBuilder & { via?: string }> {
+  const own = await loadOwnBuilder(spec);
+  if (own.ok || !spec.fallback) return own;
+  const fb = spec.fallback;
+  return { ok: true, build: () => fb.build(quick), via: `${fb.name} (${spec.module} has no large-file builder: ${own.reason})` };
+}
+
+async function loadOwnBuilder(spec: GeneratedSpec): Promise<LoadedBuilder> {
   const path = join(repoRoot, spec.module);
   if (!existsSync(path)) return { ok: false, reason: `${spec.module} has not landed` };
   let mod: Record<string, unknown>;

@@ -12,15 +12,31 @@ import { decodeAnim, encodeAnim, probeAnim } from './anim-io.ts';
 import { frameCounts } from './frames.ts';
 import { coordVertexCount, decodeMeshMs, encodeMeshMs, triangleVertexCount } from './mesh-io.ts';
 import { animToScene, meshToScene } from './scene.ts';
-import { AnimBox, Bounds, type AnimClip, type UnigineAnim, type UnigineBone, type UnigineClip, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
+import { decodeMesh14, decodeMeshMr02, encodeMesh14, encodeMeshMr02 } from './mesh14-io.ts';
+import { AnimBox, Bounds, type AnimClip, type UnigineAnim, type UnigineBone, type UnigineClip, type UnigineMesh14, type UnigineMeshMr02, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
 
 /** A decoded `.mesh` file of any supported version. */
-export type UnigineMesh = UnigineMeshMs;
+export type UnigineMesh = UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02;
+/** The versions with bones, surfaces records and packed tangents (everything but mr02). */
+export type UnigineMeshModern = UnigineMeshMs | UnigineMesh14;
 
 export function probeMesh(bytes: Uint8Array): boolean {
   if (bytes.length < 8) return false;
   const m = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  return m === 'ms10' || m === 'ms11';
+  return m === 'ms10' || m === 'ms11' || m === 'ms14' || m === 'mr02';
+}
+
+export function decodeMesh(bytes: Uint8Array): UnigineMesh {
+  const m = bytes.length >= 4 ? String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) : '';
+  if (m === 'ms14') return decodeMesh14(bytes);
+  if (m === 'mr02') return decodeMeshMr02(bytes);
+  return decodeMeshMs(bytes);
+}
+
+export function encodeMesh(doc: UnigineMesh, reuseRaw?: boolean): Uint8Array {
+  if (doc.magic === 'ms14') return encodeMesh14(doc, reuseRaw);
+  if (doc.magic === 'mr02') return encodeMeshMr02(doc, reuseRaw);
+  return encodeMeshMs(doc, reuseRaw);
 }
 
 /** Bounds of a surface from morph target 0's vertices: box, box centre and the sphere around it. */
@@ -43,6 +59,7 @@ export function computeSurfaceBounds(s: UnigineSurface): { boundMin: number[]; b
 
 /** The edit that sets a surface's bounds to what its vertices imply (one undo step). */
 export function recomputeSurfaceBoundsCommand(doc: UnigineMesh, surface: number): EditCommand {
+  if (doc.magic === 'mr02') throw new RangeError('mr02 surfaces store no bounds');
   const s = doc.surfaces[surface];
   if (!s) throw new RangeError(`no surface ${surface}`);
   const b = computeSurfaceBounds(s);
@@ -58,6 +75,13 @@ function clipFrames(a: UnigineClip): number {
 }
 
 export function meshInfo(doc: UnigineMesh, byteLength: number): FormatInfo {
+  if (doc.magic === 'mr02') {
+    return {
+      format: 'unigine-mesh', version: doc.magic, bytes: byteLength,
+      meshes: doc.surfaces.map((s) => ({ name: s.name, vertices: s.positions.length / 3, triangles: Math.floor(s.positions.length / 9) })),
+      materials: doc.surfaces.map((s) => s.name), bones: [], animations: [],
+    };
+  }
   return {
     format: 'unigine-mesh',
     version: doc.magic,
@@ -104,6 +128,14 @@ function validateClips(out: Problem[], clips: (UnigineClip | AnimClip)[], numBon
 
 export function validateMesh(doc: UnigineMesh): Problem[] {
   const out: Problem[] = [];
+  if (doc.magic === 'mr02') {
+    doc.surfaces.forEach((s, i) => {
+      const n = s.positions.length / 3;
+      if (!Number.isInteger(n) || s.normals.length !== n * 3 || s.uvs.length !== n * 2) problem(out, 'error', 'positions, normals and uvs disagree on the vertex count', ['surfaces', i], s.$span?.[0]);
+      if (n % 3) problem(out, 'warning', `${n} vertices is not a whole number of triangles`, ['surfaces', i], s.$span?.[0]);
+    });
+    return out;
+  }
   validateBones(out, doc.bones, doc.bindPose);
   validateClips(out, doc.animations, doc.bones.length);
   doc.surfaces.forEach((s, i) => {
@@ -150,6 +182,15 @@ function clipsOutline(clips: (UnigineClip | AnimClip)[]): OutlineNode {
 }
 
 export function meshOutline(doc: UnigineMesh): OutlineNode {
+  if (doc.magic === 'mr02') {
+    return {
+      path: [], name: 'mr02', label: 'Unigine legacy mesh mr02', kind: 'file', span: doc.$span,
+      children: [{
+        path: ['surfaces'], name: 'surfaces', kind: 'meshes', count: doc.surfaces.length,
+        children: doc.surfaces.map((s, i): OutlineNode => ({ path: ['surfaces', i], name: `surfaces[${i}]`, label: s.name, kind: 'surface', count: Math.floor(s.positions.length / 9), span: s.$span })),
+      }],
+    };
+  }
   return {
     path: [], name: doc.magic, label: `Unigine mesh ${doc.magic}`, kind: 'file', span: doc.$span,
     children: [
@@ -170,7 +211,7 @@ export function animOutline(doc: UnigineAnim): OutlineNode {
   return { path: [], name: doc.magic, label: 'Unigine animation', kind: 'file', span: doc.$span, children: [bonesOutline(doc.bones), clipsOutline(doc.animations)] };
 }
 
-function inspectCommon(doc: UnigineMesh | UnigineAnim, path: NodePath): Inspection | undefined {
+function inspectCommon(doc: UnigineMeshModern | UnigineAnim, path: NodePath): Inspection | undefined {
   const v = getAt(doc, path) as Record<string, unknown> | undefined;
   if (!v || typeof v !== 'object') return undefined;
   if (path.length === 0) {
@@ -205,6 +246,20 @@ function inspectCommon(doc: UnigineMesh | UnigineAnim, path: NodePath): Inspecti
 }
 
 export function meshInspect(doc: UnigineMesh, path: NodePath): Inspection | undefined {
+  if (doc.magic === 'mr02') {
+    if (path.length === 0) return { title: 'Unigine mr02', fields: [field('magic', 'string', ['magic'], doc.magic, { readonly: true }), field('numSurfaces', 'i32', ['surfaces'], doc.surfaces.length, { readonly: true })] };
+    const s = path.length === 2 && path[0] === 'surfaces' ? doc.surfaces[path[1] as number] : undefined;
+    if (!s) return undefined;
+    return {
+      title: `Surface ${s.name}`,
+      fields: [
+        field('name', 'string', [...path, 'name'], s.name, { note: 'char[128], NUL-padded' }),
+        field('positions', 'array', [...path, 'positions'], s.positions, { readonly: true }),
+        field('normals', 'array', [...path, 'normals'], s.normals, { readonly: true }),
+        field('uvs', 'array', [...path, 'uvs'], s.uvs, { readonly: true }),
+      ],
+    };
+  }
   const common = inspectCommon(doc, path);
   if (common) return common;
   const v = getAt(doc, path) as Record<string, unknown> | undefined;
@@ -241,7 +296,7 @@ export function meshInspect(doc: UnigineMesh, path: NodePath): Inspection | unde
 
 const isName = (v: unknown): string | undefined => (typeof v !== 'string' ? 'must be text' : v.includes('\0') ? 'must not contain a NUL character' : [...v].some((ch) => ch.charCodeAt(0) > 0xff) ? 'must be Latin-1 text' : undefined);
 
-function checkCommon(doc: UnigineMesh | UnigineAnim, cmd: EditCommand): string | undefined {
+function checkCommon(doc: UnigineMeshModern | UnigineAnim, cmd: EditCommand): string | undefined {
   if (cmd.op !== 'set') return 'only field edits are supported';
   const p = cmd.path;
   if (p.length === 3 && (p[0] === 'bones' || p[0] === 'animations') && p[2] === 'name') return isName(cmd.value);
@@ -255,6 +310,12 @@ function checkCommon(doc: UnigineMesh | UnigineAnim, cmd: EditCommand): string |
 
 export function checkMeshEdit(doc: UnigineMesh, cmd: EditCommand): string | undefined {
   if (cmd.op === 'batch') return cmd.commands.map((c) => checkMeshEdit(doc, c)).find((m) => m);
+  if (doc.magic === 'mr02') {
+    if (cmd.op === 'set' && cmd.path.length === 3 && cmd.path[0] === 'surfaces' && cmd.path[2] === 'name') {
+      return isName(cmd.value) ?? ((cmd.value as string).length > 128 ? 'name must fit 128 bytes' : undefined);
+    }
+    return `${cmd.op === 'set' ? cmd.path.join('/') : cmd.op} cannot be edited in mr02 files`;
+  }
   if (cmd.op === 'set') {
     const p = cmd.path;
     if (p.length === 3 && p[0] === 'surfaces' && p[2] === 'name') return isName(cmd.value);
@@ -274,8 +335,8 @@ export const unigineMeshCodec: FormatCodec<UnigineMesh> = {
   label: 'Unigine mesh',
   extensions: ['.mesh'],
   probe: probeMesh,
-  decode: (bytes) => decodeMeshMs(bytes),
-  encode: (doc, opts) => encodeMeshMs(doc, opts?.reuseRaw),
+  decode: (bytes) => decodeMesh(bytes),
+  encode: (doc, opts) => encodeMesh(doc, opts?.reuseRaw),
   info: meshInfo,
   validate: validateMesh,
   toScene: meshToScene,

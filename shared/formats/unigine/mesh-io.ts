@@ -145,6 +145,24 @@ function readSurfaceData(r: BinaryReader, s: UnigineSurface, names: string[], ma
     }
     return { name, vertices, tangents: r.i16Array(nt * 4, 'tangents') };
   }));
+  readWeights(r, s);
+  const n0 = readCompactCount(r, 8, 'first UV set texture coordinate');
+  s.uv0 = r.f32Array(n0 * 2, 'first UV set');
+  const n1 = readCompactCount(r, 8, 'second UV set texture coordinate');
+  s.uv1 = r.f32Array(n1 * 2, 'second UV set');
+  const nc = readCompactCount(r, 4, 'colour');
+  s.colors = r.u8Array(nc * 4, 'colours');
+  const cw = indexWidth(coordVertexCount(s));
+  const ncIdx = r.within('coordIndices', () => readCompactCount(r, cw, 'coordinate index'));
+  s.coordIndices = r.within('coordIndices', () => r.indexArray(ncIdx, cw, 'coordinate indices'));
+  const tw = indexWidth(triangleVertexCount(s, magic));
+  const ntIdx = r.within('triangleIndices', () => readCompactCount(r, tw, 'triangle index'));
+  s.triangleIndices = r.within('triangleIndices', () => r.indexArray(ntIdx, tw, 'triangle indices'));
+  s.$dataSpan = [start, r.pos];
+}
+
+/** Weight records: compact count, then per vertex a u8 influence count and (short bone, u16 weight) pairs. */
+export function readWeights(r: BinaryReader, s: UnigineSurface): void {
   r.within('weights', () => {
     const nw = readCompactCount(r, 1, 'weighted vertex');
     // First pass measures the variable-length records so the arrays are allocated exactly.
@@ -173,19 +191,6 @@ function readSurfaceData(r: BinaryReader, s: UnigineSurface, names: string[], ma
     s.weightBones = bones;
     s.weightValues = values;
   });
-  const n0 = readCompactCount(r, 8, 'first UV set texture coordinate');
-  s.uv0 = r.f32Array(n0 * 2, 'first UV set');
-  const n1 = readCompactCount(r, 8, 'second UV set texture coordinate');
-  s.uv1 = r.f32Array(n1 * 2, 'second UV set');
-  const nc = readCompactCount(r, 4, 'colour');
-  s.colors = r.u8Array(nc * 4, 'colours');
-  const cw = indexWidth(coordVertexCount(s));
-  const ncIdx = r.within('coordIndices', () => readCompactCount(r, cw, 'coordinate index'));
-  s.coordIndices = r.within('coordIndices', () => r.indexArray(ncIdx, cw, 'coordinate indices'));
-  const tw = indexWidth(triangleVertexCount(s, magic));
-  const ntIdx = r.within('triangleIndices', () => readCompactCount(r, tw, 'triangle index'));
-  s.triangleIndices = r.within('triangleIndices', () => r.indexArray(ntIdx, tw, 'triangle indices'));
-  s.$dataSpan = [start, r.pos];
 }
 
 export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array {
@@ -244,17 +249,7 @@ function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, pat
       w.typed(m.tangents);
     }
   }
-  writeCompact(w, s.weightCounts.length);
-  let j = 0;
-  for (const k of s.weightCounts) {
-    w.u8(k);
-    for (let m = 0; m < k; m++, j++) {
-      if (j >= s.weightBones.length || j >= s.weightValues.length) throw new EncodeError('weight counts call for more influences than stored', path);
-      w.i16(s.weightBones[j]!);
-      w.u16(s.weightValues[j]!);
-    }
-  }
-  if (j !== s.weightBones.length || j !== s.weightValues.length) throw new EncodeError('weight bones/values do not match the weight counts', path);
+  writeWeights(w, s, path);
   if (s.uv0.length % 2 || s.uv1.length % 2 || s.colors.length % 4) throw new EncodeError('UV sets need pairs and colours need 4 bytes', path);
   writeCompact(w, s.uv0.length / 2);
   w.typed(s.uv0);
@@ -272,7 +267,21 @@ function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, pat
   w.indexArray(s.triangleIndices, tw);
 }
 
-function checkIndexRange(a: Uint32Array, width: 1 | 2 | 4, path: string): void {
+export function writeWeights(w: BinaryWriter, s: UnigineSurface, path: string): void {
+  writeCompact(w, s.weightCounts.length);
+  let j = 0;
+  for (const k of s.weightCounts) {
+    w.u8(k);
+    for (let m = 0; m < k; m++, j++) {
+      if (j >= s.weightBones.length || j >= s.weightValues.length) throw new EncodeError('weight counts call for more influences than stored', path);
+      w.i16(s.weightBones[j]!);
+      w.u16(s.weightValues[j]!);
+    }
+  }
+  if (j !== s.weightBones.length || j !== s.weightValues.length) throw new EncodeError('weight bones/values do not match the weight counts', path);
+}
+
+export function checkIndexRange(a: Uint32Array, width: 1 | 2 | 4, path: string): void {
   if (width === 4) return;
   const max = width === 1 ? 0xff : 0xffff;
   for (let i = 0; i < a.length; i++) if (a[i]! > max) throw new EncodeError(`index ${a[i]} does not fit the ${width}-byte width the vertex count implies`, path);

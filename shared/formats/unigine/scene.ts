@@ -7,7 +7,7 @@
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
 import { composeTRS, invert4, mul4 } from '../grimrock/view-util.ts';
 import { expandFrames } from './frames.ts';
-import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineMeshMs, UnigineSurface } from './schema.ts';
+import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from './schema.ts';
 
 /** Frames per second assumed for clips (the files do not store a rate). */
 export const UNIGINE_FPS = 30;
@@ -188,7 +188,24 @@ function rootNode(): Scene['nodes'][number] {
   return { name: 'Z-up to Y-up', parent: -1, matrix: [...Z_UP_TO_Y_UP], source: [] };
 }
 
-export function meshToScene(doc: UnigineMeshMs): Scene {
+/** mr02 surfaces are plain triangle lists: three vertices per triangle, no indices in the file. */
+function mr02ToScene(doc: UnigineMeshMr02): Scene {
+  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  doc.surfaces.forEach((s, i) => {
+    const n = Math.floor(s.positions.length / 3);
+    const count = n - (n % 3);
+    scene.materials.push({ name: s.name, color: [0.8, 0.8, 0.8, 1], source: ['surfaces', i] });
+    scene.meshes.push({
+      name: s.name, positions: s.positions.slice(0, n * 3), normals: s.normals.slice(0, n * 3), uvs: [s.uvs.slice(0, n * 2)],
+      indices: Uint32Array.from({ length: count }, (_, k) => k), groups: [{ start: 0, count, material: i }], source: ['surfaces', i],
+    });
+    scene.nodes.push({ name: s.name, parent: 0, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], mesh: i, source: ['surfaces', i] });
+  });
+  return scene;
+}
+
+export function meshToScene(doc: UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02): Scene {
+  if (doc.magic === 'mr02') return mr02ToScene(doc);
   const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
   doc.surfaces.forEach((s, i) => {
     scene.materials.push({ name: s.name, color: [0.8, 0.8, 0.8, 1], source: ['surfaces', i] });

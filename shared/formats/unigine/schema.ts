@@ -106,9 +106,17 @@ export interface UnigineSurface extends BoundsFields {
   coordIndices: Uint32Array;
   /** Per triangle corner: index into the triangle vertices (tangents, uvs, colours). */
   triangleIndices: Uint32Array;
+  /** ms14: two header values of unknown meaning (1 and 3, or 0 and 0, in the samples); kept as read. */
+  param0?: number;
+  param1?: number;
+  /** ms14: the second per-surface block, decompressed (a spatial tree the engine derives; opaque). */
+  spatialTree?: Uint8Array;
+  /** ms14: the LZ4 bytes of the geometry and tree blocks as read, written back while the content is unchanged. */
+  $geometryLz4?: Uint8Array;
+  $treeLz4?: Uint8Array;
   /** Header record span. */
   $span?: Span;
-  /** Geometry span in the data part of the file. */
+  /** Geometry span in the data part of the file (ms14: of the compressed block). */
   $dataSpan?: Span;
 }
 
@@ -120,6 +128,43 @@ export interface UnigineMeshMs extends RawKeeping, BoundsFields {
   bindPose: Float32Array;
   animations: UnigineClip<Float32Array>[];
   surfaces: UnigineSurface[];
+}
+
+/**
+ * A decoded `ms14` mesh (UNIGINE 2.x): the ms11 content with vertex and index counts moved to the
+ * header, and each surface's geometry in an LZ4 block (see NOTES.md).
+ */
+export interface UnigineMesh14 extends RawKeeping, BoundsFields {
+  magic: 'ms14';
+  /** The byte after the magic (4 in every sample). */
+  version: number;
+  bones: UnigineBone[];
+  bindPose: Float32Array;
+  /** ms14 files carry no embedded animations in the samples; always empty. */
+  animations: UnigineClip<Float32Array>[];
+  surfaces: UnigineSurface[];
+  /** The 8 bytes that close the header (a u64 of unknown meaning); kept as read. */
+  headerTail: Uint8Array;
+}
+
+/** One surface of a legacy `mr02` mesh: a plain triangle list. */
+export interface Mr02Surface {
+  name: string;
+  /** Bytes of the 128-byte name field after the terminator, when they are not all zero. */
+  namePadding?: Uint8Array;
+  /** xyz per vertex. */
+  positions: Float32Array;
+  /** xyz per vertex. */
+  normals: Float32Array;
+  /** uv per vertex. */
+  uvs: Float32Array;
+  $span?: Span;
+}
+
+/** A decoded legacy `mr02` mesh. */
+export interface UnigineMeshMr02 extends RawKeeping {
+  magic: 'mr02';
+  surfaces: Mr02Surface[];
 }
 
 /** A decoded `an10` animation. */

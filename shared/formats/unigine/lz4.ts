@@ -1,0 +1,92 @@
+/**
+ * LZ4 block format (no frame header), as UNIGINE 2.x writes the geometry blocks of ms14 meshes.
+ * The decoder checks every length against its input and the declared output size; the encoder
+ * is a small greedy matcher (any valid block decodes the same, so it need not match the bytes the
+ * engine wrote: untouched blocks are written back as they came).
+ */
+
+/** Decodes one block into exactly `size` bytes, or returns an error message. */
+export function lz4Decompress(src: Uint8Array, size: number): Uint8Array | string {
+  const out = new Uint8Array(size);
+  let ip = 0, op = 0;
+  while (ip < src.length) {
+    const token = src[ip++]!;
+    let lit = token >>> 4;
+    if (lit === 15) {
+      let b: number;
+      do {
+        if (ip >= src.length) return 'literal length runs past the block';
+        b = src[ip++]!;
+        lit += b;
+      } while (b === 255);
+    }
+    if (ip + lit > src.length) return 'literals run past the block';
+    if (op + lit > size) return 'literals overflow the declared size';
+    out.set(src.subarray(ip, ip + lit), op);
+    ip += lit;
+    op += lit;
+    if (ip >= src.length) break;
+    if (ip + 2 > src.length) return 'match offset runs past the block';
+    const offset = src[ip]! | (src[ip + 1]! << 8);
+    ip += 2;
+    if (offset === 0 || offset > op) return `match offset ${offset} points before the output`;
+    let len = token & 15;
+    if (len === 15) {
+      let b: number;
+      do {
+        if (ip >= src.length) return 'match length runs past the block';
+        b = src[ip++]!;
+        len += b;
+      } while (b === 255);
+    }
+    len += 4;
+    if (op + len > size) return 'match overflows the declared size';
+    for (let k = 0; k < len; k++, op++) out[op] = out[op - offset]!;
+  }
+  if (op !== size) return `block decodes to ${op} bytes, not the declared ${size}`;
+  return out;
+}
+
+function writeLength(out: number[], n: number): void {
+  while (n >= 255) {
+    out.push(255);
+    n -= 255;
+  }
+  out.push(n);
+}
+
+/** Greedy LZ4 block compressor (4-byte hash, last 5 bytes always literals as the format asks). */
+export function lz4Compress(src: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  const table = new Int32Array(1 << 16).fill(-1);
+  const hash = (i: number): number => (Math.imul(src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24), 2654435761) >>> 16) & 0xffff;
+  let anchor = 0;
+  let i = 0;
+  const limit = src.length - 12;
+  const emit = (litEnd: number, matchLen: number, offset: number): void => {
+    const lit = litEnd - anchor;
+    const ml = matchLen - 4;
+    out.push(((lit >= 15 ? 15 : lit) << 4) | (matchLen === 0 ? 0 : ml >= 15 ? 15 : ml));
+    if (lit >= 15) writeLength(out, lit - 15);
+    for (let k = anchor; k < litEnd; k++) out.push(src[k]!);
+    if (matchLen === 0) return;
+    out.push(offset & 0xff, offset >>> 8);
+    if (ml >= 15) writeLength(out, ml - 15);
+  };
+  while (i < limit) {
+    const h = hash(i);
+    const cand = table[h]!;
+    table[h] = i;
+    if (cand >= 0 && i - cand < 65536 && src[cand] === src[i] && src[cand + 1] === src[i + 1] && src[cand + 2] === src[i + 2] && src[cand + 3] === src[i + 3]) {
+      let len = 4;
+      while (i + len < src.length - 5 && src[cand + len] === src[i + len]) len++;
+      emit(i, len, i - cand);
+      i += len;
+      anchor = i;
+    } else {
+      i++;
+    }
+  }
+  emit(src.length, 0, 0);
+  return Uint8Array.from(out);
+}

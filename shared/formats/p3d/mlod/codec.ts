@@ -1,0 +1,27 @@
+/**
+ * The `p3d-mlod` codec: editable P3D models (`MLOD` header, P3DM and SP3X LODs). Format notes
+ * in NOTES.md beside this file.
+ */
+import type { FormatCodec } from '../../registry.ts';
+import { decodeMlod, probeMlod } from './decode.ts';
+import { checkMlodEdit, createMlodNode } from './edits.ts';
+import { encodeMlod } from './encode.ts';
+import { mlodToScene } from './scene.ts';
+import type { MlodDocument } from './types.ts';
+import { mlodInfo, mlodInspect, mlodOutline, mlodValidate } from './views.ts';
+
+export const mlodCodec: FormatCodec<MlodDocument> = {
+  id: 'p3d-mlod',
+  label: 'P3D model (MLOD, editable)',
+  extensions: ['.p3d'],
+  probe: probeMlod,
+  decode: (bytes) => decodeMlod(bytes),
+  encode: (doc, opts) => encodeMlod(doc, opts),
+  info: mlodInfo,
+  validate: mlodValidate,
+  toScene: mlodToScene,
+  outline: mlodOutline,
+  inspect: mlodInspect,
+  checkEdit: checkMlodEdit,
+  create: createMlodNode,
+};

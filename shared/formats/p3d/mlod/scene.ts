@@ -1,0 +1,164 @@
+/**
+ * One MLOD LOD -> the neutral scene.
+ *
+ * Axes: P3D is left-handed (x right, y up, z forward); the scene is right-handed, so z is
+ * negated. That mirror also turns P3D's face order (clockwise seen from outside in P3D's own
+ * axes: every closed corpus mesh has a negative signed volume as stored) into counter-clockwise
+ * seen from outside, which is what glTF and three.js expect, so vertex order is kept.
+ * MLOD normals point into the surface (they agree with the stored winding's cross product, which
+ * points inward), so they are negated as well as mirrored.
+ *
+ * Faces are unwelded (each face vertex gets its own position/normal/uv, as MLOD stores UVs per
+ * face vertex), quads split along 0-2, and faces are grouped by their texture/material pair.
+ */
+import type { Scene, SceneMaterial, SceneMesh } from '../../../scene/scene.ts';
+import { IDENTITY } from '../../../scene/scene.ts';
+import type { SceneOptions } from '../../registry.ts';
+import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
+import type { MlodDocument, MlodLod } from './types.ts';
+
+/** The LOD `opts.lod` names (resolution name or number), else the first visual LOD, else the first. */
+export function pickLod(doc: MlodDocument, lod?: string): number {
+  if (lod !== undefined && lod !== '') {
+    const byName = doc.lods.findIndex((l) => resolutionName(l.resolution).toLowerCase() === lod.toLowerCase());
+    if (byName >= 0) return byName;
+    const v = parseResolutionName(lod);
+    if (v !== undefined) {
+      const byValue = doc.lods.findIndex((l) => Math.fround(l.resolution) === v);
+      if (byValue >= 0) return byValue;
+    }
+    if (/^\d+$/.test(lod) && Number(lod) < doc.lods.length) return Number(lod);
+    return -1;
+  }
+  const visual = doc.lods.findIndex((l) => resolutionKind(l.resolution) === 'visual');
+  return visual >= 0 ? visual : doc.lods.length > 0 ? 0 : -1;
+}
+
+export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
+  const scene: Scene = { nodes: [], meshes: [], materials: [], clips: [] };
+  const li = pickLod(doc, opts.lod);
+  if (li < 0) {
+    if (opts.lod) throw new RangeError(`no LOD named "${opts.lod}"; the model has ${doc.lods.map((l) => resolutionName(l.resolution)).join(', ')}`);
+    return scene;
+  }
+  const lod = doc.lods[li]!;
+  const { mesh, materials } = lodMesh(lod, li);
+  scene.materials = materials;
+  scene.meshes.push(mesh);
+  scene.nodes.push({ name: resolutionName(lod.resolution), parent: -1, matrix: [...IDENTITY], mesh: 0, source: ['lods', li] });
+  if (mesh.positions.length > 0) {
+    const min: [number, number, number] = [Infinity, Infinity, Infinity];
+    const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+    const P = mesh.positions;
+    for (let i = 0; i < P.length; i += 3) {
+      for (let a = 0; a < 3; a++) {
+        const x = P[i + a]!;
+        if (x < min[a]!) min[a] = x;
+        if (x > max[a]!) max[a] = x;
+      }
+    }
+    scene.bounds = { min, max };
+  }
+  return scene;
+}
+
+function lodMesh(lod: MlodLod, li: number): { mesh: SceneMesh; materials: SceneMaterial[] } {
+  const f = lod.faces;
+  const n = f.vertexCount.length;
+  const nPoints = lod.pointFlags.length;
+  const nNormals = lod.normals.length / 3;
+  // Group faces by texture/material pair, keeping first-use order.
+  const groupOf = new Map<string, number>();
+  const materials: SceneMaterial[] = [];
+  const faceGroup = new Int32Array(n).fill(-1);
+  let vertexTotal = 0;
+  let triTotal = 0;
+  for (let i = 0; i < n; i++) {
+    const vc = f.vertexCount[i]!;
+    if (vc !== 3 && vc !== 4) continue;
+    let ok = true;
+    for (let k = 0; k < vc; k++) if (f.pointIndex[i * 4 + k]! >= nPoints) ok = false;
+    if (!ok) continue; // validate() reports these; the preview skips them
+    const texture = f.textures[f.textureIndex[i]!] ?? '';
+    const material = f.materials[f.materialIndex[i]!] ?? '';
+    const key = `${texture}\u0000${material}`;
+    let g = groupOf.get(key);
+    if (g === undefined) {
+      g = materials.length;
+      groupOf.set(key, g);
+      materials.push({
+        name: material || texture || '(untextured)',
+        color: [1, 1, 1, 1],
+        ...(texture && !texture.startsWith('#') ? { texture } : {}),
+        ...(texture.startsWith('#') ? { color: proceduralColor(texture) } : {}),
+        source: ['lods', li, 'faces'],
+      });
+    }
+    faceGroup[i] = g;
+    vertexTotal += vc;
+    triTotal += vc - 2;
+  }
+  const positions = new Float32Array(vertexTotal * 3);
+  const normals = new Float32Array(vertexTotal * 3);
+  const uvs = new Float32Array(vertexTotal * 2);
+  const indices = new Uint32Array(triTotal * 3);
+  const groups: SceneMesh['groups'] = [];
+  const P = lod.points;
+  const N = lod.normals;
+  let v = 0;
+  let t = 0;
+  for (let g = 0; g < materials.length; g++) {
+    const start = t;
+    for (let i = 0; i < n; i++) {
+      if (faceGroup[i] !== g) continue;
+      const vc = f.vertexCount[i]!;
+      const first = v;
+      // Geometric normal in scene axes, used where a face vertex has no valid stored normal.
+      const a = f.pointIndex[i * 4]!, b = f.pointIndex[i * 4 + 1]!, c = f.pointIndex[i * 4 + 2]!;
+      const ux = P[b * 3]! - P[a * 3]!, uy = P[b * 3 + 1]! - P[a * 3 + 1]!, uz = -(P[b * 3 + 2]! - P[a * 3 + 2]!);
+      const wx = P[c * 3]! - P[a * 3]!, wy = P[c * 3 + 1]! - P[a * 3 + 1]!, wz = -(P[c * 3 + 2]! - P[a * 3 + 2]!);
+      let gx = uy * wz - uz * wy, gy = uz * wx - ux * wz, gz = ux * wy - uy * wx;
+      const len = Math.hypot(gx, gy, gz) || 1;
+      gx /= len; gy /= len; gz /= len;
+      for (let k = 0; k < vc; k++) {
+        const pi = f.pointIndex[i * 4 + k]!;
+        positions[v * 3] = P[pi * 3]!;
+        positions[v * 3 + 1] = P[pi * 3 + 1]!;
+        positions[v * 3 + 2] = -P[pi * 3 + 2]!;
+        const ni = f.normalIndex[i * 4 + k]!;
+        if (ni < nNormals) {
+          normals[v * 3] = -N[ni * 3]!;
+          normals[v * 3 + 1] = -N[ni * 3 + 1]!;
+          normals[v * 3 + 2] = N[ni * 3 + 2]!;
+        } else {
+          normals[v * 3] = gx;
+          normals[v * 3 + 1] = gy;
+          normals[v * 3 + 2] = gz;
+        }
+        uvs[v * 2] = f.uv[i * 8 + k * 2]!;
+        uvs[v * 2 + 1] = f.uv[i * 8 + k * 2 + 1]!;
+        v++;
+      }
+      indices[t++] = first; indices[t++] = first + 1; indices[t++] = first + 2;
+      if (vc === 4) {
+        indices[t++] = first; indices[t++] = first + 2; indices[t++] = first + 3;
+      }
+    }
+    groups.push({ start, count: t - start, material: g });
+  }
+  return {
+    mesh: { name: resolutionName(lod.resolution), positions, normals, uvs: [uvs], indices, groups, source: ['lods', li] },
+    materials,
+  };
+}
+
+/** `#(argb,8,8,3)color(r,g,b,a)` procedural textures: the colour they fill with. */
+function proceduralColor(texture: string): [number, number, number, number] {
+  const m = /color\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+))?/i.exec(texture);
+  if (!m) return [1, 1, 1, 1];
+  const c = (s: string | undefined, d: number): number => {
+    const x = s === undefined ? d : Number(s);
+    return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : d;
+  };
+  return [c(m[1], 1), c(m[2], 1), c(m[3], 1), c(m[4], 1)];
+}

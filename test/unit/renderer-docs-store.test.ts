@@ -1,0 +1,118 @@
+/**
+ * The document store against the in-memory API over the real LODka codec: what the renderer
+ * sends for edits, refusals, undo/redo, save and structure actions.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
+import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { createFakeApi } from '../../renderer/bridge/fake-api.ts';
+import { setApi } from '../../renderer/bridge/index.ts';
+import { findImage, nodeImageBytes, useDocs } from '../../renderer/stores/use-docs.ts';
+import { nodesOfKind } from '../../renderer/lib/tree-model.ts';
+
+let files: Map<string, Uint8Array>;
+
+beforeEach(() => {
+  setActivePinia(createPinia());
+  files = new Map([
+    ['models/sample.lod', encodeLod(buildSampleLod())],
+    ['models/broken.lod', new TextEncoder().encode('LODka3D1\x4c\x4f\x44\x31\xff\xff\xff\x7f\x01\x00\x00\x00')],
+  ]);
+  setApi(createFakeApi({ codecs: [lodkaCodec], files, sample: 'models/sample.lod' }));
+});
+
+async function openSample() {
+  const docs = useDocs();
+  const s = await docs.openSample();
+  expect(s).toBeDefined();
+  return docs;
+}
+
+describe('document store', () => {
+  it('opens the sample, selects it and inspects the selection', async () => {
+    const docs = await openSample();
+    expect(docs.active?.format).toBe('lodka-lod');
+    const mat = nodesOfKind(docs.active!.outline, 'material')[0]!;
+    docs.select(mat.path);
+    await docs.refreshInspection();
+    expect(docs.inspection?.fields.some((f) => f.name === 'diffuse' && f.kind === 'rgba')).toBe(true);
+    // Selecting reveals the node: each ancestor row is expanded.
+    expect(docs.activeUi!.expanded.size).toBeGreaterThan(2);
+  });
+
+  it('sends a set edit, marks the document dirty, and undoes and redoes it', async () => {
+    const docs = await openSample();
+    const mat = nodesOfKind(docs.active!.outline, 'material')[0]!;
+    const ins = await docs.inspect(mat.path);
+    const diffuse = ins!.fields.find((f) => f.name === 'diffuse')!;
+    const rev = docs.active!.revision;
+    expect(await docs.edit({ op: 'set', path: diffuse.path, value: [1, 0, 0, 1] })).toBeUndefined();
+    expect(docs.active!.dirty).toBe(true);
+    expect(docs.active!.revision).toBeGreaterThan(rev);
+    expect((await docs.inspect(mat.path))!.fields.find((f) => f.name === 'diffuse')!.value).toEqual([1, 0, 0, 1]);
+    await docs.undo();
+    expect(docs.active!.dirty).toBe(false);
+    expect((await docs.inspect(mat.path))!.fields.find((f) => f.name === 'diffuse')!.value).toEqual(diffuse.value);
+    await docs.redo();
+    expect((await docs.inspect(mat.path))!.fields.find((f) => f.name === 'diffuse')!.value).toEqual([1, 0, 0, 1]);
+  });
+
+  it('returns the codec refusal and leaves the document untouched', async () => {
+    const docs = await openSample();
+    const mat = nodesOfKind(docs.active!.outline, 'material')[0]!;
+    const shin = (await docs.inspect(mat.path))!.fields.find((f) => f.name === 'shininess')!;
+    const err = await docs.edit({ op: 'set', path: shin.path, value: 300 });
+    expect(err?.code).toBe('invalid');
+    expect(err?.message).toMatch(/128|255|between|most/);
+    expect(docs.active!.dirty).toBe(false);
+    expect(docs.active!.canUndo).toBe(false);
+  });
+
+  it('saves, and the saved bytes decode with the edit in them', async () => {
+    const docs = await openSample();
+    const scheme = nodesOfKind(docs.active!.outline, 'light').find((n) => n.path[n.path.length - 2] !== 'lights')!;
+    const name = (await docs.inspect(scheme.path))!.fields.find((f) => f.name === 'name')!;
+    await docs.edit({ op: 'set', path: name.path, value: 'Dusk' });
+    expect(await docs.save()).toBe(true);
+    expect(docs.active!.dirty).toBe(false);
+    const reread = lodkaCodec.decode(files.get('models/sample.lod')!);
+    expect(lodkaCodec.inspect(reread, name.path.slice(0, -1))!.fields.find((f) => f.name === 'name')!.value).toBe('Dusk');
+  });
+
+  it('adds, moves and deletes list elements through the outline actions', async () => {
+    const docs = await openSample();
+    const set = nodesOfKind(docs.active!.outline, 'colliders').find((n) => n.actions?.add?.includes('collider'))!;
+    const before = set.children?.length ?? 0;
+    expect(await docs.create(set.path, 'collider')).toBe(true);
+    const after = nodesOfKind(docs.active!.outline, 'colliders').find((n) => JSON.stringify(n.path) === JSON.stringify(set.path))!;
+    expect(after.children!.length).toBe(before + 1);
+    // The new collider is selected.
+    expect(docs.selectedPath).toEqual(after.children![before]!.path);
+    expect(await docs.move(after.children![before]!.path, -1)).toBe(true);
+    expect(docs.selectedPath![docs.selectedPath!.length - 1]).toBe(before - 1);
+    expect(await docs.remove(docs.selectedPath!)).toBe(true);
+    const final = nodesOfKind(docs.active!.outline, 'colliders').find((n) => JSON.stringify(n.path) === JSON.stringify(set.path))!;
+    expect(final.children?.length ?? 0).toBe(before);
+  });
+
+  it('shows a decode failure with its offset and leaves no tab behind', async () => {
+    const docs = useDocs();
+    expect(await docs.open('models/broken.lod')).toBeUndefined();
+    expect(docs.docs).toHaveLength(0);
+    expect(docs.error?.error.code).toBe('decode');
+    expect(typeof docs.error?.error.offset).toBe('number');
+  });
+
+  it('finds the IMG1 screenshot image in the document', async () => {
+    const docs = await openSample();
+    const img = nodesOfKind(docs.active!.outline, 'image')[0]!;
+    const png = await nodeImageBytes(docs, img.path);
+    expect(png).not.toBeNull();
+    expect([...png!.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    // The PNG ends with its IEND chunk.
+    expect(new TextDecoder().decode(png!.subarray(png!.length - 8, png!.length - 4))).toBe('IEND');
+    expect(findImage(new Uint8Array([1, 2, 3]))).toBeNull();
+  });
+});

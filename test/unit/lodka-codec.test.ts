@@ -1,0 +1,326 @@
+import { describe, expect, it } from 'vitest';
+import { buildSampleLod, box, colouredMaterial, container, lodDocument, materialLibrary, meshChunk, skeleton } from '../../scripts/fixtures/lodka.ts';
+import { DecodeError, isDecodeError } from '../../shared/errors.ts';
+import { detectFormat } from '../../shared/formats/index.ts';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
+import type { Col1Chunk, LodDocument, Mat1Chunk, Msh1Chunk, Pxi1Chunk, Skl1Chunk } from '../../shared/formats/lodka/schema.ts';
+import { MaterialOptions } from '../../shared/formats/lodka/schema.ts';
+import { chunksOf, walkChunks } from '../../shared/formats/lodka/views.ts';
+import { newCollider, newProxyItem } from '../../shared/formats/lodka/edit.ts';
+import { locateOffset } from '../../shared/model/compare.ts';
+import { applyCommand } from '../../shared/model/commands.ts';
+import { getAt } from '../../shared/model/path.ts';
+import { BinaryReader } from '../../shared/binary/reader.ts';
+import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
+
+const sampleBytes = lodkaCodec.encode(buildSampleLod());
+const fresh = (): LodDocument => lodkaCodec.decode(sampleBytes);
+const pathOf = (doc: LodDocument, id: string, n = 0) => [...walkChunks(doc)].filter((c) => c.chunk.id === id)[n]!.path;
+
+function decodeError(bytes: Uint8Array): DecodeError {
+  try {
+    lodkaCodec.decode(bytes);
+  } catch (e) {
+    expect(isDecodeError(e)).toBe(true);
+    return e as DecodeError;
+  }
+  throw new Error('decoded without error');
+}
+
+describe('LODka probe and registry', () => {
+  it('probes the signature and is found by detectFormat', () => {
+    expect(lodkaCodec.probe(sampleBytes)).toBe(true);
+    expect(lodkaCodec.probe(new TextEncoder().encode('LODka3D2xxxx'))).toBe(false);
+    expect(lodkaCodec.probe(new Uint8Array(3))).toBe(false);
+    expect(detectFormat(sampleBytes, 'x.lod')?.id).toBe('lodka-lod');
+  });
+});
+
+describe('LODka bad input', () => {
+  it('rejects a wrong signature at offset 0', () => {
+    const b = sampleBytes.slice();
+    b[7] = 0x32;
+    const e = decodeError(b);
+    expect(e.offset).toBe(0);
+  });
+
+  it('names offset and node path when a chunk Size runs past its parent', () => {
+    const doc = fresh();
+    const msl = getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk;
+    const b = sampleBytes.slice();
+    new DataView(b.buffer).setInt32(msl.$span![0] + 4, 1 << 30, true);
+    const e = decodeError(b);
+    expect(e.path).toBe('LOD1/MSL1/MSH1[0]');
+    expect(e.offset).toBe(msl.$span![0] + 4);
+  });
+
+  it('refuses a huge count before allocating, with the path of the array', () => {
+    const doc = fresh();
+    const mesh = getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk;
+    const g = mesh.faceGroups[0]!;
+    // VertexIndCnt sits after type 4, mode 1, name, visible 1, material name length and name.
+    const at = g.$span![0] + 4 + 1 + 4 + g.faceName.length + 1 + 4 + g.faceMatNames[0]!.length;
+    const b = sampleBytes.slice();
+    expect(new DataView(b.buffer).getInt32(at, true)).toBe(g.vertexIndex.length);
+    new DataView(b.buffer).setInt32(at, 0x7fffffff, true);
+    const e = decodeError(b);
+    expect(e.path).toBe('LOD1/MSL1/MSH1[0]/faceGroups[0]/vertexIndex');
+    expect(e.offset).toBe(at);
+    expect(e.message).toMatch(/VertexIndCnt/);
+  });
+
+  it('reports a leaf chunk that does not use its Size exactly', () => {
+    const w = lodkaCodec.encode(lodDocument([{ id: 'IMG1', size: 0, count: 1, screenshotType: 0, screenshotName: 'a', screenshotData: new Uint8Array(4) } as never]));
+    const b = new Uint8Array(w.length + 2);
+    b.set(w);
+    const dv = new DataView(b.buffer);
+    dv.setInt32(12, dv.getInt32(12, true) + 2, true);
+    const e = decodeError(b);
+    expect(e.path).toBe('IMG1');
+    expect(e.message).toMatch(/2 unread bytes/);
+  });
+
+  it('never throws anything but DecodeError on truncated or corrupted input', () => {
+    // Fewer than 12 bytes after the signature are kept as trailing bytes, and validate says so.
+    const short = lodkaCodec.decode(sampleBytes.subarray(0, 9));
+    expect(short.trailing.length).toBe(1);
+    expect(lodkaCodec.validate(short).map((p) => p.message)).toEqual(['no LOD1 chunk', '1 bytes after the last chunk']);
+    const cuts = [20, 21, 100, 777, sampleBytes.length - 1];
+    for (const n of cuts) expect(() => lodkaCodec.decode(sampleBytes.subarray(0, n))).toThrow(DecodeError);
+    // Deterministic byte corruption over the whole file: decode either succeeds or throws DecodeError.
+    let seed = 12345;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 300; i++) {
+      const b = sampleBytes.slice();
+      for (let k = 0; k < 4; k++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
+      try {
+        const doc = lodkaCodec.decode(b);
+        lodkaCodec.validate(doc);
+        lodkaCodec.toScene(doc);
+      } catch (e) {
+        expect(isDecodeError(e), String(e)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('LODka views', () => {
+  it('info lists meshes, materials, bones and animations', () => {
+    const info = lodkaCodec.info(fresh(), sampleBytes.length);
+    expect(info.format).toBe('lodka-lod');
+    expect(info.version).toBe('LODka3D1');
+    expect(info.bytes).toBe(sampleBytes.length);
+    expect(info.meshes.map((m) => m.name)).toEqual(['Robot', 'Ground', 'Arm', 'Arms']);
+    expect(info.meshes[1]).toEqual({ name: 'Ground', vertices: 81, triangles: 128 });
+    expect(info.materials).toEqual(['steel', 'paint', 'visor', 'arm', 'ground']);
+    expect(info.bones).toEqual(['Hips', 'Spine', 'Head']);
+    expect(info.animations.map((a) => [a.name, a.frames])).toEqual([['Bind', 1], ['Idle', 20], ['Wave', 24]]);
+    expect(info.lightSchemes).toEqual(['Day', 'Night']);
+    expect(info.colliderSets).toEqual(['Far', 'Near']);
+  });
+
+  it('outline names match error paths and spans locate offsets', () => {
+    const doc = fresh();
+    const root = lodkaCodec.outline(doc);
+    const mesh = getAt(doc, pathOf(doc, 'MSH1', 1)) as Msh1Chunk;
+    const g = mesh.faceGroups[0]!;
+    expect(locateOffset(root, g.$span![0] + 3)).toBe('LOD1/MSL1/MSH1[1]/faceGroups[0]');
+    const lod = root.children![0]!;
+    expect(lod.name).toBe('LOD1');
+    expect(lod.span).toEqual([8, sampleBytes.length]);
+    const msl = lod.children!.find((c) => c.name === 'MSL1')!;
+    expect(msl.count).toBe(4);
+    expect(msl.actions?.add).toEqual(['MSH1']);
+    expect(msl.children!.map((c) => c.label)).toEqual(['Robot', 'Ground', 'Arm', 'Arms']);
+    // Every child span lies inside its parent.
+    const check = (n: typeof root): void => {
+      for (const c of n.children ?? []) {
+        if (n.span && c.span) expect(c.span[0] >= n.span[0] && c.span[1] <= n.span[1]).toBe(true);
+        check(c);
+      }
+    };
+    check(root);
+  });
+
+  it('inspect gives schema fields whose spans hold the bytes of the value', () => {
+    const doc = fresh();
+    const matPath = [...pathOf(doc, 'MAT1'), 'materials', 2];
+    const ins = lodkaCodec.inspect(doc, matPath)!;
+    expect(ins.title).toBe('Material visor');
+    const names = ins.fields.map((f) => f.name);
+    expect(names).toEqual(['matName', 'textrName', ...MaterialOptions.fields.map((f) => f.name)]);
+    const blend = ins.fields.find((f) => f.name === 'blendingMode')!;
+    expect(blend.enumLabels?.[1]).toBe('bmTransparency');
+    expect(sampleBytes[blend.span![0]]).toBe(1);
+    const diffuse = ins.fields.find((f) => f.name === 'diffuse')!;
+    const r = new BinaryReader(sampleBytes, diffuse.span![0], diffuse.span![1]);
+    expect(r.f32s(4)).toEqual(diffuse.value);
+    // Chunk header rows.
+    const chunk = lodkaCodec.inspect(doc, pathOf(doc, 'PXI1'))!;
+    const count = chunk.fields.find((f) => f.name === 'count')!;
+    expect(count.readonly).toBe(false);
+    expect(new DataView(sampleBytes.buffer).getInt32(count.span![0], true)).toBe(3);
+  });
+});
+
+describe('LODka validate', () => {
+  it('finds no errors in the sample and reports broken references', () => {
+    const doc = fresh();
+    expect(lodkaCodec.validate(doc).filter((p) => p.severity === 'error')).toEqual([]);
+    const pxi = getAt(doc, pathOf(doc, 'PXI1')) as Pxi1Chunk;
+    pxi.items[1]!.sourceMeshIndex = 9;
+    const col = getAt(doc, pathOf(doc, 'COL1', 1)) as Col1Chunk;
+    col.colliders[0]!.colBoneId = 42;
+    const mesh = getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk;
+    mesh.faceGroups[0]!.faceMatNames[0] = 'nope';
+    mesh.faceGroups[1]!.vertexIndex = Uint32Array.from([0, 1, 9999, 2]);
+    const skl = getAt(doc, pathOf(doc, 'SKL1')) as Skl1Chunk;
+    skl.bones[1]!.boneParentId = 2;
+    const msgs = lodkaCodec.validate(doc).filter((p) => p.severity === 'error').map((p) => `${p.where}: ${p.message}`);
+    expect(msgs).toEqual(expect.arrayContaining([
+      'LOD1/PXL1/PXI1[0]/items[1]: SourceMeshIndex 9: no such mesh in MSL1',
+      'LOD1/CLL1/COL1[1]/colliders[0]: ColBoneID 42: no bone with that BoneID in SKL1',
+      'LOD1/MSL1/MSH1[0]/faceGroups[0]: material "nope" is not in MAT1',
+      'LOD1/MSL1/MSH1[0]/faceGroups[1]: VertexIndCnt 4 is not a multiple of 3',
+      'LOD1/MSL1/MSH1[0]/faceGroups[1]: VertexIndex[2] = 9999 is out of range (235 elements)',
+      'LOD1/SKL1/bones[1]: BoneParentID 2 is not the ID of an earlier bone (parents must come first)',
+    ]));
+    const p = lodkaCodec.validate(doc).find((x) => x.message.startsWith('SourceMeshIndex'))!;
+    expect(p.path).toEqual([...pathOf(doc, 'PXI1'), 'items', 1, 'sourceMeshIndex']);
+    expect(p.offset).toBe(pxi.$span![0]);
+  });
+});
+
+describe('LODka toScene', () => {
+  it('unwelds corners: every scene corner has the position, normal and uv its indices name', () => {
+    const doc = fresh();
+    const scene = lodkaCodec.toScene(doc);
+    const mesh = chunksOf<Msh1Chunk>(doc, 'MSH1')[0]!;
+    const sm = scene.meshes[0]!;
+    // Groups are per material, in material order, covering every triangle.
+    expect(sm.groups.map((g) => scene.materials[g.material]!.name)).toEqual(['steel', 'paint', 'visor']);
+    expect(sm.indices.length).toBe(mesh.faceGroups.reduce((s, g) => s + g.vertexIndex.length, 0));
+    let c = 0;
+    for (const g of mesh.faceGroups) {
+      for (let k = 0; k < g.vertexIndex.length; k++, c++) {
+        const v = sm.indices[c]!;
+        const src = g.vertexIndex[k]!;
+        expect([sm.positions[v * 3], sm.positions[v * 3 + 1], sm.positions[v * 3 + 2]]).toEqual([mesh.meshPointsPos[src * 3], mesh.meshPointsPos[src * 3 + 1], mesh.meshPointsPos[src * 3 + 2]]);
+        const n = g.normalIndex![k]!;
+        expect(sm.normals![v * 3 + 1]).toBe(mesh.meshNormals[n * 3 + 1]);
+        const t = g.txCrdsInd[0]![k]!;
+        expect(sm.uvs[0]![v * 2]).toBe(mesh.meshTxCrd[0]![t * 2]);
+      }
+    }
+    // Skin: torso vertices on Spine (1), head on Head (2), weight 1.
+    expect(sm.skin!.joints[0]).toBe(1);
+    expect(sm.skin!.weights[0]).toBe(1);
+  });
+
+  it('builds skeleton, clips, proxies, colliders, light schemes and textures', () => {
+    const scene = lodkaCodec.toScene(fresh());
+    expect(scene.skeleton!.bones.map((b) => [b.name, b.parent])).toEqual([['Hips', -1], ['Spine', 0], ['Head', 1]]);
+    // Bind pose from frame 0 of "Bind": Spine is 0.4 above Hips.
+    expect(scene.skeleton!.bones[1]!.matrix[13]).toBeCloseTo(0.4, 6);
+    expect(scene.skeleton!.bones[2]!.inverseBind![13]).toBeCloseTo(-1.9, 5);
+    const wave = scene.clips.find((c) => c.name === 'Wave')!;
+    expect(wave.frames).toBe(24);
+    expect(wave.duration).toBeCloseTo(23 * 0.06, 6);
+    expect(wave.tracks[2]!.times[1]).toBeCloseTo(0.06, 6);
+    const q = wave.tracks[2]!.rotations!.subarray(6 * 4, 6 * 4 + 4);
+    // Frame 6 of 24: head yaw 0.6 * sin(pi/2) = 0.6 rad about Y.
+    expect(q[1]).toBeCloseTo(Math.sin(0.3), 5);
+    expect(q[3]).toBeCloseTo(Math.cos(0.3), 5);
+    const left = scene.nodes.find((n) => n.name === 'Left arm')!;
+    expect(left.mesh).toBe(2);
+    expect(scene.nodes[left.parent]!.name).toBe('Shoulders');
+    expect(scene.nodes.find((n) => n.name === 'Arm')!.visible).toBe(false);
+    expect(scene.colliders!.map((c) => [c.set, c.name, c.shape, c.bone])).toEqual([['Far', 'Body', 'capsule', 0], ['Near', 'Torso', 'box', 1], ['Near', 'Head', 'sphere', 2]]);
+    expect(scene.lightSchemes!.map((s) => [s.name, s.lights.length, s.lights[0]!.type])).toEqual([['Day', 8, 'directional'], ['Night', 8, 'point']]);
+    expect(scene.materials.find((m) => m.name === 'visor')!.blending).toBe('blend');
+    expect(scene.bounds!.max[1]).toBeGreaterThan(2);
+  });
+
+  it('turns weight records into four joints per vertex, normalised', () => {
+    const g = box(1, 1, 1);
+    const nv = g.positions.length / 3;
+    const ids: number[] = [];
+    const ws: number[] = [];
+    for (let v = 0; v < nv; v++) {
+      ids.push(0, 1, 2 | 0x80);
+      ws.push(0.5, 0.25, 0.25);
+    }
+    const doc = lodDocument([container('LOD1', [
+      container('MAL1', [materialLibrary([colouredMaterial('m', [1, 1, 1])])]),
+      skeleton([{ name: 'a', parent: -1 }, { name: 'b', parent: 0 }, { name: 'c', parent: 1 }]),
+      container('MSL1', [meshChunk({ name: 'w', geometry: g, weights: { bonesPerVertix: 3, boneIds: ids, weights: ws }, groups: [{ name: 'g', materials: ['m'], indices: g.indices }] })]),
+    ])]);
+    const scene = lodkaCodec.toScene(lodkaCodec.decode(lodkaCodec.encode(doc)));
+    const skin = scene.meshes[0]!.skin!;
+    expect(Array.from(skin.joints.subarray(0, 4))).toEqual([0, 1, 2, 0]);
+    expect(Array.from(skin.weights.subarray(0, 4))).toEqual([0.5, 0.25, 0.25, 0]);
+    expect(Array.from(skin.joints.subarray(skin.joints.length - 4))).toEqual([0, 1, 2, 0]);
+  });
+});
+
+describe('LODka checkEdit and create', () => {
+  it('refuses values a field cannot hold', () => {
+    const doc = fresh();
+    const mat = [...pathOf(doc, 'MAT1'), 'materials', 0];
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'options', 'shininess'], value: 300 })).toMatch(/between 0 and 255|at most 128/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'options', 'shininess'], value: 129 })).toMatch(/at most 128/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'options', 'shininess'], value: 100 })).toBeUndefined();
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'options', 'diffuse'], value: [1, 2] })).toMatch(/4 numbers/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'matName'], value: 'камень' })).toBeUndefined();
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...mat, 'matName'], value: '石' })).toMatch(/Windows-1251/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'MSH1'), 'size'], value: 3 })).toMatch(/computed/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'MSH1'), 'count'], value: 3 })).toMatch(/computed/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'PXI1'), 'count'], value: 2 })).toBeUndefined();
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'LIG1'), 'count'], value: 7 })).toMatch(/8/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'PXI1'), 'items', 0, 'sourceMeshIndex'], value: 40000 })).toMatch(/-32768 and 32767/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'SKL1'), 'bones', 0, 'boneId'], value: 1.5 })).toMatch(/whole/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'MSH1'), 'meshMode'], value: 4 })).toMatch(/2 or 3/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'insert', path: [...pathOf(doc, 'LIG1'), 'lights'], index: 0, value: {} })).toMatch(/8 lights/);
+  });
+
+  it('creates every template kind, and each encodes and decodes', () => {
+    const doc = fresh();
+    const cases: [string, string, (d: LodDocument) => unknown][] = [
+      ['LOD1', 'INF1', (d) => chunksOf(d, 'INF1').length === 2],
+      ['MSL1', 'MSH1', (d) => chunksOf<Msh1Chunk>(d, 'MSH1')[4]?.meshName === 'mesh'],
+      ['MAT1', 'material', (d) => chunksOf<Mat1Chunk>(d, 'MAT1')[0]!.materials[5]?.matName === 'material6'],
+      ['PXI1', 'proxy item', (d) => chunksOf<Pxi1Chunk>(d, 'PXI1')[0]!.items[3]?.name === 'item4'],
+      ['COL1', 'collider', (d) => chunksOf<Col1Chunk>(d, 'COL1')[0]!.colliders[1]?.colBoneId === 0],
+      ['LGS1', 'light scheme', (d) => chunksOf(d, 'LIG1').length === 3],
+      ['LOD1', 'screenshot', (d) => chunksOf(d, 'IMG1').length === 2],
+      ['PXL1', 'PXI1', (d) => chunksOf(d, 'PXI1').length === 2],
+      ['CLL1', 'COL1', (d) => chunksOf(d, 'COL1').length === 3],
+      ['SKL1', 'bone', (d) => chunksOf<Skl1Chunk>(d, 'SKL1')[0]!.bones[3]?.boneId === 3],
+    ];
+    let d = doc;
+    for (const [parentId, kind, check] of cases) {
+      const parent = parentId === 'LOD1' ? ['chunks', 0] : pathOf(d, parentId);
+      const cmd = lodkaCodec.create!(d, parent, kind);
+      expect(cmd, `${parentId} ${kind}`).toBeDefined();
+      expect(lodkaCodec.checkEdit!(d, cmd!)).toBeUndefined();
+      applyCommand(d, cmd!);
+      d = lodkaCodec.decode(lodkaCodec.encode(d));
+      expect(check(d), `${parentId} ${kind}`).toBe(true);
+    }
+    expect(newCollider('x', 3).colBoneId).toBe(3);
+    expect(newProxyItem('p').proxyRotation).toEqual([0, 0, 0, 1]);
+  });
+});
+
+describe.skipIf(!hasCorpus || corpusFiles('lodka').length === 0)('LODka scene on the corpus', () => {
+  it('model.lod: groups per material and per-corner unwelding', () => {
+    const file = corpusFiles('lodka').find((f) => f.endsWith('__model.lod'))!;
+    const scene = lodkaCodec.toScene(lodkaCodec.decode(readBytes(file)));
+    const m = scene.meshes[0]!;
+    expect(m.indices.length).toBe(72);
+    // Material order: material1 (Group2) then material2 (Group3); Group1 is empty.
+    expect(m.groups.map((g) => [scene.materials[g.material]!.name, g.count])).toEqual([['material1', 36], ['material2', 36]]);
+    expect(scene.materials[0]!.texture).toBe('marble.jpg');
+    expect(scene.materials[1]!.texture).toBeUndefined();
+  });
+});

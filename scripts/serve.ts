@@ -1,12 +1,14 @@
 /**
  * `npm run serve`: builds the renderer when its output is missing or older than its sources,
  * then starts the browser host (main/host/serve.ts) and prints the address to open.
+ * The end-to-end tests' global setup uses {@link ensureRenderer} too.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseServeArgs, serve, RENDERER_DIR } from '../main/host/serve.ts';
 
-const repoRoot = resolve(import.meta.dirname, '..');
+const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;
@@ -27,14 +29,19 @@ async function rendererIsCurrent(): Promise<boolean> {
   }
 }
 
+/** Builds out/renderer with renderer/vite.config.ts unless it is up to date. Returns whether it built. */
+export async function ensureRenderer(log: (line: string) => void = console.log): Promise<boolean> {
+  if (process.env.LODSMITH_SKIP_RENDERER_BUILD || (await rendererIsCurrent())) return false;
+  log('Building the renderer...');
+  const { build } = await import('vite');
+  // root given explicitly: the config's own fallback depends on how Vite happens to load it.
+  await build({ configFile: join(repoRoot, 'renderer', 'vite.config.ts'), root: join(repoRoot, 'renderer'), logLevel: 'warn' });
+  return true;
+}
+
 async function main(): Promise<void> {
   const args = parseServeArgs(process.argv.slice(2));
-  if (!process.env.LODSMITH_SKIP_RENDERER_BUILD && !(await rendererIsCurrent())) {
-    console.log('Building the renderer...');
-    const { build } = await import('vite');
-    // root given explicitly: the config's own fallback depends on how Vite happens to load it.
-    await build({ configFile: join(repoRoot, 'renderer', 'vite.config.ts'), root: join(repoRoot, 'renderer'), logLevel: 'warn' });
-  }
+  await ensureRenderer();
   const host = await serve(args);
   const stop = () => {
     void host.close().then(() => process.exit(0));
@@ -43,7 +50,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-main().catch((e: unknown) => {
-  console.error(`lodsmith serve: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e: unknown) => {
+    console.error(`lodsmith serve: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

@@ -5,6 +5,7 @@
  */
 import type { FormatId } from '../../shared/formats/registry.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
+import type { NodePath } from '../../shared/model/path.ts';
 
 /** Builds the edit that stores `png` as the document's screenshot, or undefined when the format has none. */
 export type ScreenshotAdapter = (tree: object, png: Uint8Array, name?: string) => EditCommand | undefined;
@@ -19,3 +20,42 @@ export function registerScreenshotAdapter(format: FormatId, adapter: ScreenshotA
 export function screenshotCommand(format: FormatId, tree: object, png: Uint8Array, name?: string): EditCommand | undefined {
   return adapters.get(format)?.(tree, png, name);
 }
+
+interface LodChunkLike {
+  id: string;
+  children?: LodChunkLike[];
+}
+
+/** Depth-first search for the first chunk with `id`, returning its path. */
+function findChunk(chunks: LodChunkLike[], id: string, at: NodePath): NodePath | undefined {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
+    if (c.id === id) return [...at, i];
+    if (Array.isArray(c.children)) {
+      const hit = findChunk(c.children, id, [...at, i, 'children']);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * LODka: replace the data (and name, when given) of the first IMG1 chunk, or append a new IMG1
+ * to the LOD1 container (the top level when there is none). Size and count are recomputed by the
+ * encoder because the edit marks the chunk dirty.
+ */
+registerScreenshotAdapter('lodka-lod', (tree, png, name) => {
+  const chunks = (tree as { chunks?: LodChunkLike[] }).chunks;
+  if (!Array.isArray(chunks)) return undefined;
+  const existing = findChunk(chunks, 'IMG1', ['chunks']);
+  if (existing) {
+    const commands: EditCommand[] = [{ op: 'set', path: [...existing, 'screenshotData'], value: png }];
+    if (name) commands.push({ op: 'set', path: [...existing, 'screenshotName'], value: name });
+    return { op: 'batch', commands, label: 'Screenshot' };
+  }
+  const lodIndex = chunks.findIndex((c) => c.id === 'LOD1' && Array.isArray(c.children));
+  const listPath: NodePath = lodIndex >= 0 ? ['chunks', lodIndex, 'children'] : ['chunks'];
+  const list = lodIndex >= 0 ? chunks[lodIndex]!.children! : chunks;
+  const chunk = { id: 'IMG1', size: 0, count: 1, screenshotType: 0, screenshotName: name ?? 'screenshot.png', screenshotData: png };
+  return { op: 'insert', path: listPath, index: list.length, value: chunk, label: 'Screenshot' };
+});

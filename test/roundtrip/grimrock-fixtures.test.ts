@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { encodeFixture, grimrockFixtures } from '../../scripts/fixtures/grimrock.ts';
 import { grimrockAnimationCodec, grimrockModelCodec } from '../../shared/formats/grimrock/index.ts';
 import type { GrimrockModel } from '../../shared/formats/grimrock/schema.ts';
@@ -8,7 +9,7 @@ describe('Grimrock generated fixtures', () => {
   for (const fx of grimrockFixtures()) {
     it(`${fx.name} round-trips byte for byte (${fx.covers})`, () => {
       const bytes = encodeFixture(fx);
-      const codec = fx.kind === 'model' ? grimrockModelCodec : grimrockAnimationCodec;
+      const codec: FormatCodec = fx.kind === 'model' ? grimrockModelCodec : grimrockAnimationCodec;
       expect(codec.probe(bytes)).toBe(true);
       expectRoundTrip(codec, bytes, fx.name);
       expect(codec.validate(codec.decode(bytes)).filter((p) => p.severity === 'error')).toEqual([]);

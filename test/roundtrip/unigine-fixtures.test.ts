@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { encodeFixture, unigineFixtures } from '../../scripts/fixtures/unigine.ts';
 import { unigineAnimCodec, unigineMeshCodec, type UnigineMesh } from '../../shared/formats/unigine/index.ts';
 import { expectRoundTrip } from '../helpers/roundtrip.ts';
@@ -7,7 +8,7 @@ describe('Unigine generated fixtures', () => {
   for (const fx of unigineFixtures()) {
     it(`${fx.name} round-trips byte for byte (${fx.covers})`, () => {
       const bytes = encodeFixture(fx);
-      const codec = fx.doc.magic === 'an10' ? unigineAnimCodec : unigineMeshCodec;
+      const codec: FormatCodec = fx.doc.magic === 'an10' ? unigineAnimCodec : unigineMeshCodec;
       expect(codec.probe(bytes)).toBe(true);
       expectRoundTrip(codec, bytes, fx.name);
       expect(codec.validate(codec.decode(bytes)).filter((p) => p.severity === 'error')).toEqual([]);

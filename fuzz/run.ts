@@ -69,7 +69,11 @@ async function main(): Promise<void> {
   const formats = [...new Set(seeds.map((s) => s.format))].sort();
   process.stderr.write(`fuzz: ${seeds.length} seeds in ${formats.length} format(s) [${formats.join(', ')}], ${seeds.reduce((n, s) => n + s.streams.length, 0)} compressed streams located; seed ${args.seed}\n`);
   for (const s of skipped) process.stderr.write(`fuzz: skipped ${s}\n`);
+  // SIGINT/SIGTERM end the run after the inputs in flight, and the summary is still printed.
+  const stop = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
   const stats = await runFuzz({
+    signal: stop.signal,
     seed: args.seed,
     inputs: args.inputs,
     seconds: args.seconds,

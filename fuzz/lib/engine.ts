@@ -33,6 +33,8 @@ export interface FuzzOptions {
   minimize?: boolean;
   /** Module URL every worker imports after the codecs (harness self-test only). */
   preload?: string;
+  /** Stops the run early (the inputs so far are reported as usual). */
+  signal?: AbortSignal;
   /** Called about once a second. */
   onProgress?: (s: FuzzStats) => void;
 }
@@ -159,7 +161,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
   };
 
   const lane = async () => {
-    while (next < opts.inputs && elapsed() < opts.seconds) {
+    while (next < opts.inputs && elapsed() < opts.seconds && !opts.signal?.aborted) {
       const i = next++;
       const { seed, mutant } = makeInput(opts.seeds, byFormat, formats, opts.seed, i);
       const r = await request(i, seed.format, mutant.bytes);

@@ -3,6 +3,7 @@
  * small files made by the project's fixture builders. Each seed is decoded once up front to find
  * the compressed streams inside it, which the stream mutations then target.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,7 +89,8 @@ export async function loadSeeds(opts: SeedOptions): Promise<SeedSet> {
 
 /**
  * Small files from scripts/fixtures/*.ts: every exported `build*` function that takes no required
- * argument and returns bytes a registered codec claims. The large builders are for the benchmark.
+ * argument, and every `*Fixtures()` list, whose result is bytes or a document a registered codec
+ * (or the module's own `encodeFixture`) can write. The large builders are for the benchmark.
  */
 async function generatedSeeds(maxBytes: number, skipped: string[]): Promise<Seed[]> {
   const dir = join(repoRoot, 'scripts/fixtures');
@@ -97,7 +99,18 @@ async function generatedSeeds(maxBytes: number, skipped: string[]): Promise<Seed
     return [];
   }
   const seeds: Seed[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, bytes: Uint8Array) => {
+    if (bytes.length === 0 || bytes.length > maxBytes) return;
+    // Two builders often make the same file (a sample and the list that includes it).
+    const key = createHash('sha1').update(bytes).digest('hex');
+    if (seen.has(key)) return;
+    seen.add(key);
+    const codec = detectFormat(bytes, name);
+    if (codec) seeds.push(makeSeed(name, codec, bytes));
+  };
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) {
+    const module = f.replace(/\.ts$/, '');
     let mod: Record<string, unknown>;
     try {
       mod = (await import(pathToFileURL(join(dir, f)).href)) as Record<string, unknown>;
@@ -105,20 +118,35 @@ async function generatedSeeds(maxBytes: number, skipped: string[]): Promise<Seed
       skipped.push(`scripts/fixtures/${f} failed to load: ${(e as Error).message.split('\n')[0]}`);
       continue;
     }
+    const encodeFixture = typeof mod.encodeFixture === 'function' ? (mod.encodeFixture as (fx: unknown) => Uint8Array) : undefined;
     for (const [name, fn] of Object.entries(mod).sort(([a], [b]) => a.localeCompare(b))) {
-      if (typeof fn !== 'function' || !/^build/.test(name) || /large/i.test(name) || fn.length > 0) continue;
-      let bytes: unknown;
+      if (typeof fn !== 'function' || fn.length > 0 || /large/i.test(name)) continue;
       try {
-        bytes = (fn as () => unknown)();
-        if (bytes instanceof Promise) bytes = await bytes;
+        if (/^build/.test(name)) {
+          const bytes = toBytes(await (fn as () => unknown)());
+          if (bytes) add(`generated:${module}.${name}`, bytes);
+        } else if (/Fixtures$/.test(name)) {
+          const list = (await (fn as () => unknown)()) as { name?: string; doc?: unknown }[];
+          if (!Array.isArray(list)) continue;
+          for (const fx of list) {
+            const bytes = encodeFixture ? encodeFixture(fx) : toBytes(fx.doc);
+            if (bytes) add(`generated:${module}/${fx.name ?? '?'}`, bytes);
+          }
+        }
       } catch {
-        continue;
+        // A builder that throws gives no seed; its own tests report it.
       }
-      if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > maxBytes) continue;
-      const codec = detectFormat(bytes, '');
-      if (!codec) continue;
-      seeds.push(makeSeed(`generated:${f.replace(/\.ts$/, '')}.${name}`, codec, bytes));
     }
   }
   return seeds;
+}
+
+/** Bytes as they are, or a document (with a registered `format`) written by its codec. */
+function toBytes(v: unknown): Uint8Array | undefined {
+  if (v instanceof Uint8Array) return v;
+  if (v && typeof v === 'object' && typeof (v as { format?: unknown }).format === 'string') {
+    const codec = allFormats().find((c) => c.id === (v as { format: string }).format);
+    if (codec) return codec.encode(v as object);
+  }
+  return undefined;
 }

@@ -91,6 +91,16 @@ describe('ODOL v7 (Operation Flashpoint)', () => {
     expect(back.lods[0]!.proxies[0]!.translation).toEqual([5, 6, 7]);
   });
 
+  it('keeps a stored UV set count of 0 (the wiki: written as 0, meaning 1)', () => {
+    const doc = buildOdolDocument({ version: 48, lods: 1, size: 2 });
+    doc.lods[0]!.uvSetCountZero = 1;
+    const bytes = encode(doc);
+    const back = decode(bytes) as OdolV4xDocument;
+    expect(back.lods[0]!.uvSets).toHaveLength(1);
+    expect(back.lods[0]!.uvSetCountZero).toBe(1);
+    expect(strict(bytes)).toEqual(bytes);
+  });
+
   it('refuses a v7 file whose resolution count differs from its LOD count', () => {
     const bytes = buildOdolV7({ lods: 1, size: 1 });
     const broken = bytes.slice();
@@ -194,6 +204,27 @@ describe.skipIf(!hasCorpus)('ODOL edits on real files', () => {
     const back = decode(encode(doc)) as OdolV4xDocument;
     expect(back.lods[0]!.vertices.data).toEqual(moved);
     expect(back.lods[0]!.vertices.packed).toBeDefined();
+  });
+
+  it('create() adds a proxy and a property that encode and decode again', () => {
+    const bytes = readBytes(pick('Jack-Colt__Overthrow-Mods__smoke')!);
+    const doc = decode(bytes) as OdolV4xDocument;
+    applyCommand(doc, odolCodec.create!(doc, ['lods', 0, 'proxies'], 'proxy')!);
+    applyCommand(doc, odolCodec.create!(doc, ['lods', 0, 'namedProperties'], 'property')!);
+    expect(odolCodec.create!(doc, ['lods', 0, 'textures'], 'proxy')).toBeUndefined();
+    const back = decode(encode(doc)) as OdolV4xDocument;
+    expect(back.lods[0]!.proxies).toHaveLength(1);
+    expect(back.lods[0]!.proxies[0]!.transform).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+    expect(back.lods[0]!.namedProperties.at(-1)).toEqual({ name: 'property', value: '' });
+  });
+
+  it('accepts array data edited as plain numbers and inspects how an array is stored', () => {
+    const doc = decode(readBytes(pick('Jack-Colt__Overthrow-Mods__banana')!)) as OdolV4xDocument;
+    expect(odolCodec.inspect(doc, ['lods', 0, 'vertices'])!.fields.find((f) => f.name === 'stored')!.value).toMatch(/^compressed, \d+ bytes$/);
+    const plain = Array.from(doc.lods[0]!.vertices.data, (x) => x * 2);
+    applyCommand(doc, { op: 'set', path: ['lods', 0, 'vertices', 'data'], value: plain });
+    const back = decode(encode(doc)) as OdolV4xDocument;
+    expect(Array.from(back.lods[0]!.vertices.data)).toEqual(plain.map((x) => Math.fround(x)));
   });
 
   it('refuses edits that cannot be written', () => {

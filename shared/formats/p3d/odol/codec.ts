@@ -10,7 +10,7 @@ import { odolInfo } from './info.ts';
 import { validateOdol } from './validate.ts';
 import { odolScene } from './scene.ts';
 import { inspectOdol, outlineOdol } from './views.ts';
-import { checkOdolEdit } from './edits.ts';
+import { checkOdolEdit, createOdolNode } from './edits.ts';
 
 export type OdolDocument = OdolV4xDocument | OdolV7Document;
 
@@ -60,4 +60,5 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   outline: outlineOdol,
   inspect: inspectOdol,
   checkEdit: checkOdolEdit,
+  create: createOdolNode,
 };

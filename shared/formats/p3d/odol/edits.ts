@@ -92,6 +92,24 @@ export function setProxy(doc: OdolDocument, lod: number, index: number, change: 
   return { op: 'batch', commands: cmds, label: 'Edit proxy' };
 }
 
+/** A new node for the tree's "add" actions: a proxy or a named property at the end of a LOD's list. */
+export function createOdolNode(doc: OdolDocument, parent: NodePath, kind: string): EditCommand | undefined {
+  if (parent.length !== 3 || parent[0] !== 'lods' || typeof parent[1] !== 'number') return undefined;
+  const lod = doc.lods[parent[1]] as AnyLod | undefined;
+  if (!lod) return undefined;
+  if (kind === 'property' && parent[2] === 'namedProperties') {
+    return { op: 'insert', path: parent, index: lod.namedProperties.length, value: { name: 'property', value: '' }, label: 'Add property' };
+  }
+  if (kind === 'proxy' && parent[2] === 'proxies') {
+    const value =
+      doc.version === 7
+        ? { name: 'proxy', rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] }
+        : { ...proxyStruct(doc.version).blank(), name: 'proxy', transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], namedSelectionIndex: -1, boneIndex: -1, ...(doc.version >= 40 ? { sectionIndex: -1 } : {}) };
+    return { op: 'insert', path: parent, index: lod.proxies.length, value, label: 'Add proxy' };
+  }
+  return undefined;
+}
+
 const isPath = (v: unknown): v is string => typeof v === 'string' && !v.includes('\0');
 
 /** Refuses values that cannot be written: the schema check for fixed records, text without NULs, finite resolutions. */

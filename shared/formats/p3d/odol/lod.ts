@@ -8,7 +8,7 @@ import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import {
-  bytesOf, f32x, I32, i16x, i32x, readCondensed, readPacked, U16, U8, VEC3, writeCondensed, writePacked,
+  bytesOf, f32x, I32, i16x, i32x, readCondensed, readPacked, U16, U32, U8, VEC3, writeCondensed, writePacked,
   type ElementType, type PackContext, type PackedArray,
 } from './packed.ts';
 import { lodBounds, materialExtra, materialExtraCount, materialHead, materialShaders, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';
@@ -106,6 +106,8 @@ export interface OdolLod {
   /** v50+: the point flags table, inside the vertex table. */
   clip?: PackedArray<Uint32Array>;
   uvSets: UvSet[];
+  /** Set when the file stores a UV set count of 0 while the one default set is present (wiki: "V47 sometimes sets nUV's as 0 but means 1"). */
+  uvSetCountZero?: number;
   vertices: PackedArray<Float32Array>;
   /** v45+: packed normals (3 x 10 bits per i32); before: XYZ floats. */
   normals: PackedArray;
@@ -143,7 +145,7 @@ export function lodTypes(v: number): {
 }
 const BONE_REF = bytesOf(12);
 const NEIGHBOR = bytesOf(32);
-const CLIP: ElementType<Uint32Array> = { make: (b, n) => new Uint32Array(b, 0, n), bytesPerValue: 4, components: 1 };
+const CLIP: ElementType<Uint32Array> = U32;
 
 function readI32Array(r: BinaryReader, what: string): Int32Array {
   return r.within(what, () => r.i32Array(r.i32Count(4, what)));
@@ -393,8 +395,10 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
       return { ...(range ? { range } : {}), uv, $span: [s, r.pos] as Span };
     });
   const uv0 = readUv(0);
+  const nUvAt = r.pos;
   const nUv = r.i32Count(0, 'uvSets');
   if (nUv > 1 && (nUv - 1) * 9 > r.remaining) r.fail(`uvSets count ${nUv} cannot fit`);
+  if (nUv > 64) r.fail(`uvSets count ${nUv} is implausible`, nUvAt);
   const uvSets = [uv0];
   for (let i = 1; i < nUv; i++) uvSets.push(readUv(i));
   const vertices = readPacked(r, ctx, VEC3, 'vertices') as PackedArray<Float32Array>;
@@ -415,7 +419,7 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
     bounds, textures, materials, pointToVertex, vertexToPoint, faces, sections, namedSelections, namedProperties, frames,
     colorTop, color, special, vertexBoneRefIsSimple,
     ...(clip ? { clip } : {}),
-    uvSets, vertices, normals, stCoords, vertexBoneRef, neighborBoneRef,
+    uvSets, ...(nUv === 0 ? { uvSetCountZero: 1 } : {}), vertices, normals, stCoords, vertexBoneRef, neighborBoneRef,
     ...(unknown67 !== undefined ? { unknown67 } : {}),
     ...(unknown68 !== undefined ? { unknown68 } : {}),
   };
@@ -474,7 +478,7 @@ export function writeLod(lod: OdolLod, v: number, ctx: PackContext, opts: Encode
   lod.uvSets.forEach((s, i) => {
     if (v >= 45) w.f32s(s.range ?? [0, 0, 1, 1]);
     writeCondensed(w, ctx, s.uv, t.uv, reuse);
-    if (i === 0) w.i32(lod.uvSets.length);
+    if (i === 0) w.i32(lod.uvSetCountZero && lod.uvSets.length === 1 ? 0 : lod.uvSets.length);
   });
   if (lod.uvSets.length === 0) throw new EncodeError('a LOD needs at least one UV set', 'uvSets');
   writePacked(w, ctx, lod.vertices, VEC3, reuse);

@@ -11,7 +11,7 @@
  */
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
-import { DecodeError } from '../../../errors.ts';
+import { DecodeError, EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import { deflate, inflate, type Method } from './compression.ts';
 
@@ -20,6 +20,8 @@ export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uin
 /** The element type of a typed array as stored: its constructor and how many values make one element. */
 export interface ElementType<T extends TypedArray = TypedArray> {
   make: (buffer: ArrayBuffer, length: number) => T;
+  /** A typed array from plain numbers (edits that arrive as JSON arrays). */
+  from: (values: ArrayLike<number>) => T;
   /** Bytes per value of the typed array. */
   bytesPerValue: number;
   /** Values per element (3 for an XYZ triplet). */
@@ -29,7 +31,16 @@ export interface ElementType<T extends TypedArray = TypedArray> {
 const elem = <T extends TypedArray>(
   C: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number },
   components = 1,
-): ElementType<T> => ({ make: (b, n) => new C(b, 0, n), bytesPerValue: C.BYTES_PER_ELEMENT, components });
+): ElementType<T> => ({
+  make: (b, n) => new C(b, 0, n),
+  from: (values) => {
+    const out = new C(new ArrayBuffer(values.length * C.BYTES_PER_ELEMENT), 0, values.length);
+    for (let i = 0; i < values.length; i++) out[i] = values[i]!;
+    return out;
+  },
+  bytesPerValue: C.BYTES_PER_ELEMENT,
+  components,
+});
 
 export const F32 = elem(Float32Array);
 export const VEC3 = elem(Float32Array, 3);
@@ -196,8 +207,18 @@ export function writeBlock(w: BinaryWriter, ctx: PackContext, bytes: Uint8Array,
   w.bytes(deflate(ctx.method, bytes));
 }
 
+/** The array's data as the element type's typed array (edits may hand in plain number arrays). */
+function dataOf(a: PackedArray, t: ElementType): TypedArray {
+  const d = a.data as unknown;
+  if (ArrayBuffer.isView(d)) return a.data;
+  if (Array.isArray(d)) return t.from(d as number[]);
+  throw new EncodeError('array data must be a list of numbers', '');
+}
+
 function elementCount(a: PackedArray, t: ElementType): number {
-  return a.data.length / t.components;
+  const n = dataOf(a, t).length / t.components;
+  if (!Number.isInteger(n)) throw new EncodeError(`array of ${dataOf(a, t).length} values is not a whole number of ${t.components}-value elements`, '');
+  return n;
 }
 
 export function writePacked(w: BinaryWriter, ctx: PackContext, a: PackedArray, t: ElementType, reuseRaw: boolean | undefined): void {
@@ -206,7 +227,7 @@ export function writePacked(w: BinaryWriter, ctx: PackContext, a: PackedArray, t
     return;
   }
   w.i32(elementCount(a, t));
-  writeBlock(w, ctx, typedBytes(a.data), a.flag, a.packed);
+  writeBlock(w, ctx, typedBytes(dataOf(a, t)), a.flag, a.packed);
 }
 
 export function writeCondensed(w: BinaryWriter, ctx: PackContext, a: PackedArray, t: ElementType, reuseRaw: boolean | undefined): void {
@@ -217,12 +238,14 @@ export function writeCondensed(w: BinaryWriter, ctx: PackContext, a: PackedArray
   if (a.fill) {
     w.i32(a.fillCount ?? 0);
     w.u8(a.fill);
-    w.bytes(typedBytes(a.data));
+    const one = typedBytes(dataOf(a, t));
+    if (one.length !== t.bytesPerValue * t.components) throw new EncodeError('a filled array holds exactly one element', '');
+    w.bytes(one);
     return;
   }
   w.i32(elementCount(a, t));
   w.u8(0);
-  writeBlock(w, ctx, typedBytes(a.data), a.flag, a.packed);
+  writeBlock(w, ctx, typedBytes(dataOf(a, t)), a.flag, a.packed);
 }
 
 /** Element count of an array, counting a fill as the elements it stands for. */

@@ -132,6 +132,16 @@ export function inspectOdol(doc: OdolDocument, path: NodePath): Inspection | und
     const key: string | number = Array.isArray(node) ? Number(k) : k;
     fields.push({ name: k, kind: info?.kind ?? kindOf(value), ...(info ?? {}), path: [...path, key], value: jsonValue(value) });
   }
+  const packed = node as { data?: unknown; packed?: Uint8Array; flag?: number; fill?: number; fillCount?: number; $span?: Span };
+  if (ArrayBuffer.isView(packed.data)) {
+    // A compressed array: say how it is stored, next to its values.
+    const span = packed.$span;
+    fields.push(
+      { name: 'stored', kind: 'string', readonly: true, path: [...path, '$stored'], note: 'How the array is stored in the file',
+        value: packed.fill ? `filled (${packed.fillCount ?? 0} copies of one element)` : packed.packed ? `compressed, ${packed.packed.length} bytes` : 'raw' },
+      ...(span ? [{ name: 'storedBytes', kind: 'u32' as const, readonly: true, path: [...path, '$span'], value: span[1] - span[0], span }] : []),
+    );
+  }
   const title = path.length === 0 ? `ODOL v${doc.version}` : path.join('/');
   if (path.length === 2 && path[0] === 'lods') {
     const lod = doc.lods[path[1] as number] as OdolLod | undefined;

@@ -103,3 +103,33 @@ describe.skipIf(all.length === 0)('convert to .gltf', () => {
     expect(r.err.trim()).toMatch(/^lodsmith: no-such\.animation: no such file or directory$/);
   });
 });
+
+describe('convert --lod picks the LOD a multi-LOD model exports', () => {
+  // P3D models list their LODs as meshes named by resolution (1.000, Geometry, ...).
+  const multi = all
+    .filter((s) => s.codec.id.startsWith('p3d-'))
+    .filter((s) => {
+      try {
+        return s.codec.info(s.codec.decode(readBytes(s.file)), s.size).meshes.filter((m) => m.triangles > 0).length > 1;
+      } catch {
+        return false;
+      }
+    })
+    .sort((a, b) => a.size - b.size)
+    .slice(0, 2);
+  for (const s of multi) {
+    it(`${s.codec.id}: ${basename(s.file)}`, async () => {
+      const meshes = s.codec.info(s.codec.decode(readBytes(s.file)), s.size).meshes.filter((m) => m.triangles > 0);
+      const lod = meshes[meshes.length - 1]!.name;
+      const out = join(tmp, 'lod.gltf');
+      const r = await cli(['convert', s.file, out, '--lod', lod]);
+      expect(r.code).toBe(0);
+      const json = JSON.parse(readFileSync(out, 'utf8'));
+      expect(json.meshes.map((m: { name: string }) => m.name)).toEqual([lod]);
+      expect((await gltfErrors(new Uint8Array(readFileSync(out)))).errors).toEqual([]);
+      const bad = await cli(['convert', s.file, out, '--lod', 'no such lod']);
+      expect(bad.code).toBe(2);
+      expect(bad.err.trim().split('\n')).toHaveLength(1);
+    });
+  }
+});

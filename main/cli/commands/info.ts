@@ -38,7 +38,7 @@ export function jsonSafe(_key: string, v: unknown): unknown {
 
 /** The human summary: aligned "label  value" lines, then a mesh table. */
 export function describeInfo(file: string, label: string, info: FormatInfo, size: number): string[] {
-  const rows: [string, string][] = [['format', `${label} (${info.format}), version ${info.version}`], ['size', `${humanBytes(size)} (${count(size)} bytes)`]];
+  const rows: [string, string][] = [['format', `${label}, version ${info.version} (${info.format})`], ['size', `${humanBytes(size)} (${count(size)} bytes)`]];
   const [verts, tris] = info.meshes.reduce((a, m) => [a[0] + m.vertices, a[1] + m.triangles], [0, 0]);
   rows.push(['meshes', `${info.meshes.length}${info.meshes.length ? `, ${plural(verts, 'vertex', 'vertices')}, ${plural(tris, 'triangle')}` : ''}`]);
   rows.push(['materials', list(info.materials)]);

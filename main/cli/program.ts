@@ -5,13 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { runCheck } from './commands/check.ts';
-import { runConvert } from './commands/convert.ts';
-import { runDump } from './commands/dump.ts';
-import { runInfo } from './commands/info.ts';
-import { runRoundTrip } from './commands/roundtrip.ts';
-import { runValidate } from './commands/validate.ts';
 import { describeError, EXIT_FAILED, EXIT_OK, FileError } from './fail.ts';
+// Commands (and with them every codec) are imported when run, so --help and --version are quick.
 import { writeLines, type CliIO } from './io.ts';
 
 async function aboutFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
@@ -82,7 +77,7 @@ ${EXIT_HELP}`);
     .argument('<file>', 'model file')
     .option('--json', 'print one JSON object instead of text')
     .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, () => runInfo(file, opts, io));
+      code = await aboutFile(file, async () => (await import('./commands/info.ts')).runInfo(file, opts, io));
     });
 
   program
@@ -91,7 +86,7 @@ ${EXIT_HELP}`);
     .argument('<file>', 'model file')
     .addHelpText('after', '\nTyped arrays are printed as arrays; raw bytes are left out; bigints, NaN and Infinity are strings.\nThe output streams, so it can be piped into a pager or a JSON tool even for large files.')
     .action(async (file: string) => {
-      code = await aboutFile(file, () => runDump(file, io));
+      code = await aboutFile(file, async () => (await import('./commands/dump.ts')).runDump(file, io));
     });
 
   program
@@ -101,7 +96,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the problems as JSON')
     .addHelpText('after', '\nEach line: severity, node path, byte offset (@0x...), message.')
     .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, () => runValidate(file, opts, io));
+      code = await aboutFile(file, async () => (await import('./commands/validate.ts')).runValidate(file, opts, io));
     });
 
   program
@@ -112,7 +107,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nA difference is reported as the first differing byte offset and the node that holds it.\nEvery file is tried; exit 2 when any could not be decoded.')
     .action(async (files: string[], opts: { strict?: boolean; json?: boolean }) => {
-      code = await runRoundTrip(files, { ...opts, debug }, io);
+      code = await (await import('./commands/roundtrip.ts')).runRoundTrip(files, { ...opts, debug }, io);
     });
 
   program
@@ -125,7 +120,7 @@ ${EXIT_HELP}`);
     .option('-q, --quiet', 'print nothing unless something goes wrong')
     .addHelpText('after', '\nGeometry keeps the source units. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
     .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; quiet?: boolean }) => {
-      code = await aboutFile(input, () => runConvert(input, output, opts, io));
+      code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, opts, io));
     });
 
   program
@@ -138,7 +133,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.')
     .action(async (dir: string, opts: { jobs?: number; strict?: boolean; timeout?: number; json?: boolean }) => {
-      code = await aboutFile(dir, () => runCheck(dir, opts, io));
+      code = await aboutFile(dir, async () => (await import('./commands/check.ts')).runCheck(dir, opts, io));
     });
 
   try {

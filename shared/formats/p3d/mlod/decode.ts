@@ -132,6 +132,9 @@ function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodF
   const sp3x = signature === 'SP3X';
   const textureFields = sp3x ? new Uint8Array(n * SP3X_TEXTURE) : undefined;
   const view = r.view;
+  const bytes = r.bytes;
+  const texturePaths = new PathTable(textures, textureIds);
+  const materialPaths = new PathTable(materials, materialIds);
   for (let f = 0; f < n; f++) {
     if (textureFields) {
       const field = r.bytesView(SP3X_TEXTURE, 'texture');
@@ -153,9 +156,16 @@ function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodF
     flags[f] = view.getUint32(p + 68, true);
     r.pos = p + 72;
     if (!sp3x) {
+      // Paths repeat across faces: look them up by their bytes (hash, then compare) and build a
+      // string only for a new one (string building was most of the decoding time of big LODs).
       r.enter(`faces[${f}]`);
-      textureIndex[f] = intern(r.cstring('latin1', 'texture'), textures, textureIds);
-      materialIndex[f] = intern(r.cstring('latin1', 'material'), materials, materialIds);
+      const t0 = r.pos;
+      const t1 = nulAt(r, 'texture');
+      textureIndex[f] = texturePaths.intern(bytes, t0, t1);
+      r.pos = t1 + 1;
+      const m1 = nulAt(r, 'material');
+      materialIndex[f] = materialPaths.intern(bytes, t1 + 1, m1);
+      r.pos = m1 + 1;
       r.leave();
     }
   }
@@ -165,6 +175,59 @@ function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodF
     ...(textureFields ? { textureFields } : {}),
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
   };
+}
+
+/** Position of the NUL that ends the string at the reader's position (fails when there is none). */
+function nulAt(r: BinaryReader, what: string): number {
+  const z = r.bytes.indexOf(0, r.pos);
+  if (z < 0 || z >= r.end) r.fail(`${what} has no NUL terminator`);
+  return z;
+}
+
+/** Distinct strings of a face column, found by their bytes. */
+class PathTable {
+  private readonly table: string[];
+  private readonly ids: Map<string, number>;
+  /** hash -> ids of entries with that hash, and each entry's source bytes. */
+  private readonly byHash = new Map<number, number[]>();
+  private readonly entryBytes: Uint8Array[] = [];
+  private lastId = -1;
+
+  constructor(table: string[], ids: Map<string, number>) {
+    this.table = table;
+    this.ids = ids;
+  }
+
+  intern(b: Uint8Array, start: number, end: number): number {
+    const len = end - start;
+    // Runs of faces with one path are the common case.
+    if (this.lastId >= 0 && PathTable.same(this.entryBytes[this.lastId]!, b, start, len)) return this.lastId;
+    let h = 0x811c9dc5 ^ len;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    const bucket = this.byHash.get(h);
+    if (bucket) {
+      for (const id of bucket) {
+        if (PathTable.same(this.entryBytes[id]!, b, start, len)) return (this.lastId = id);
+      }
+    }
+    const text = decodeText(b.subarray(start, end));
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.table.length;
+      this.table.push(text);
+      this.ids.set(text, id);
+    }
+    this.entryBytes[id] = b.slice(start, end);
+    if (bucket) bucket.push(id);
+    else this.byHash.set(h, [id]);
+    return (this.lastId = id);
+  }
+
+  private static same(e: Uint8Array, b: Uint8Array, start: number, len: number): boolean {
+    if (e.length !== len) return false;
+    for (let i = 0; i < len; i++) if (e[i] !== b[start + i]) return false;
+    return true;
+  }
 }
 
 function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nFaces: number, vertexTotal: number): MlodTag {

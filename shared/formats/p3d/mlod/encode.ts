@@ -96,35 +96,61 @@ function encodeFaces(w: BinaryWriter, f: MlodFaces, sp3x: boolean, where: string
     if (arr.length !== n * per) throw new EncodeError(`${name} holds ${arr.length} values; ${n * per} expected`, `${where}/${name}`);
   }
   const uvBits = new Uint32Array(f.uv.buffer, f.uv.byteOffset, n * 8);
-  const encoded = sp3x ? undefined : f.textures.map((t) => encodeText(t));
-  const encodedMaterials = sp3x ? undefined : f.materials.map((t) => encodeText(t));
-  w.ensure(n * 80);
+  const encTex = f.textures.map((t) => encodeText(t));
+  const encMat = sp3x ? [] : f.materials.map((t) => encodeText(t));
+  encTex.forEach((b, i) => {
+    if (!sp3x && b.includes(0)) throw new EncodeError('paths must not contain NUL', `${where}/textures/${i}`);
+    if (sp3x && b.length > SP3X_TEXTURE) throw new EncodeError(`"${f.textures[i]}" is longer than the ${SP3X_TEXTURE}-byte field`, `${where}/textures/${i}`);
+  });
+  encMat.forEach((b, i) => {
+    if (b.includes(0)) throw new EncodeError('paths must not contain NUL', `${where}/materials/${i}`);
+  });
+  // Size first, then one buffer filled through a DataView: per-field writer calls cost more
+  // than everything else when a LOD has hundreds of thousands of faces.
+  let size = n * 72;
   for (let i = 0; i < n; i++) {
     const ti = f.textureIndex[i]!;
-    const texture = f.textures[ti];
-    if (texture === undefined) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
+    if (ti >= encTex.length) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
     if (sp3x) {
-      writeFixedText(w, texture, SP3X_TEXTURE, f.textureFields?.subarray(i * SP3X_TEXTURE, (i + 1) * SP3X_TEXTURE), `${where}/textures/${ti}`);
-    }
-    w.u32(f.vertexCount[i]!);
-    for (let k = 0; k < 4; k++) {
-      w.u32(f.pointIndex[i * 4 + k]!);
-      w.u32(f.normalIndex[i * 4 + k]!);
-      w.u32(uvBits[i * 8 + k * 2]!);
-      w.u32(uvBits[i * 8 + k * 2 + 1]!);
-    }
-    w.u32(f.flags[i]!);
-    if (!sp3x) {
+      size += SP3X_TEXTURE;
+    } else {
       const mi = f.materialIndex[i]!;
-      const material = encodedMaterials![mi];
-      if (material === undefined) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
-      if (encoded![ti]!.includes(0) || material.includes(0)) throw new EncodeError('paths must not contain NUL', `${where}/${i}`);
-      w.bytes(encoded![ti]!);
-      w.u8(0);
-      w.bytes(material);
-      w.u8(0);
+      if (mi >= encMat.length) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
+      size += encTex[ti]!.length + encMat[mi]!.length + 2;
     }
   }
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    const ti = f.textureIndex[i]!;
+    if (sp3x) {
+      const original = f.textureFields?.subarray(i * SP3X_TEXTURE, (i + 1) * SP3X_TEXTURE);
+      // The field as read when it still holds this texture (bytes after the NUL survive).
+      if (original && original.length === SP3X_TEXTURE && fixedText(original) === f.textures[ti]) out.set(original, o);
+      else out.set(encTex[ti]!, o);
+      o += SP3X_TEXTURE;
+    }
+    dv.setUint32(o, f.vertexCount[i]!, true);
+    for (let k = 0; k < 4; k++) {
+      const q = o + 4 + k * 16;
+      dv.setUint32(q, f.pointIndex[i * 4 + k]!, true);
+      dv.setUint32(q + 4, f.normalIndex[i * 4 + k]!, true);
+      dv.setUint32(q + 8, uvBits[i * 8 + k * 2]!, true);
+      dv.setUint32(q + 12, uvBits[i * 8 + k * 2 + 1]!, true);
+    }
+    dv.setUint32(o + 68, f.flags[i]!, true);
+    o += 72;
+    if (!sp3x) {
+      const t = encTex[ti]!;
+      out.set(t, o);
+      o += t.length + 1;
+      const m = encMat[f.materialIndex[i]!]!;
+      out.set(m, o);
+      o += m.length + 1;
+    }
+  }
+  w.bytes(out);
 }
 
 function encodeTag(w: BinaryWriter, tag: MlodTag, sp3x: boolean, nPoints: number, nFaces: number, vertexTotal: number, where: string): void {

@@ -9,7 +9,7 @@
  * machine. Results also go to bench/results/latest.json (not committed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { formatById, type FormatCodec, type FormatId } from '../shared/formats/index.ts';
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     quick: args.quick,
     plan,
     corpus: hasCorpus ? 'present' : 'absent (real-file rows skipped)',
+    loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
   };
   log(`${env.cpu}, ${env.cores} cores, node ${env.node}, ${args.quick ? 'quick' : 'full'} run`);
 
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
 
   if (wants('preview')) rows.push(await measureFirstFrame());
 
-  const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env, rows };
+  const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env: { ...env, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, rows };
   const dir = join(repoRoot, 'bench/results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
   }
   console.log(`LodSmith benchmark, ${started.toISOString()}: ${env.cpu}, ${env.cores} cores, ${env.memoryGB} GB, node ${env.node}`);
   console.log(`median of ${plan.runs} runs after ${plan.warmup} warm-up${args.quick ? ' (quick run)' : ''}; MB = 10^6 bytes; x memcpy = figure / copy speed of a typed array of the same size`);
-  console.log(`corpus: ${env.corpus}`);
+  console.log(`corpus: ${env.corpus}; load average ${env.loadAverageAtStart.join(' ')} at start, ${result.env.loadAverageAtEnd.join(' ')} at end (a load above the core count makes every figure noisy)`);
   console.log(renderTable(rows));
   const misses = rows.filter((r) => r.verdict === 'MISS');
   const unmeasured = rows.filter((r) => r.verdict === 'n/a');

@@ -65,11 +65,12 @@ function memoryRow(format: FormatId, input: string, bytes: number, probe: Memory
   };
 }
 
-const memcpyCache = new Map<number, number>();
+/**
+ * The memcpy baseline right next to the figure it divides: on a shared machine the speed of
+ * memory changes from minute to minute, and a baseline from another moment would skew the ratio.
+ */
 function memcpyAt(bytes: number, plan: TimingPlan): number {
-  let v = memcpyCache.get(bytes);
-  if (v === undefined) memcpyCache.set(bytes, (v = memcpyMbPerSecond(bytes, plan)));
-  return v;
+  return memcpyMbPerSecond(bytes, plan);
 }
 
 interface Loaded {

@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormatId } from '../../shared/formats/registry.ts';
 import { corpusFiles, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
+import { composeLargeGrimrock, composeLargeUnigine } from './large-composed.ts';
 import { composeLargeLodka } from './large-lodka.ts';
 
 /** Corpus folder of each format. */
@@ -72,6 +73,7 @@ export const GENERATED: readonly GeneratedSpec[] = [
     exports: ['buildLargeGrimrockModel', 'buildLargeModel', 'buildLargeGrimrock'],
     args: (q) => [q ? 100_000 : 1_000_000],
     description: 'Grimrock model, >= 1,000,000 vertices',
+    fallback: { name: 'bench/lib/large-composed.ts', build: (q) => composeLargeGrimrock(q ? 100_000 : 1_000_000) },
   },
   {
     label: 'generated 1M verts',
@@ -79,7 +81,8 @@ export const GENERATED: readonly GeneratedSpec[] = [
     module: 'scripts/fixtures/unigine.ts',
     exports: ['buildLargeUnigineMesh', 'buildLargeMesh', 'buildLargeUnigine'],
     args: (q) => [q ? 100_000 : 1_000_000],
-    description: 'Unigine mesh, >= 1,000,000 vertices',
+    description: 'Unigine mesh (ms11), >= 1,000,000 vertices',
+    fallback: { name: 'bench/lib/large-composed.ts', build: (q) => composeLargeUnigine(q ? 100_000 : 1_000_000) },
   },
   {
     label: 'generated 500k faces',

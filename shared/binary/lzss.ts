@@ -91,12 +91,14 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
       // The game truncates a reference that runs past the expected size; do the same.
       if (len > expectedSize - op) len = expectedSize - op;
       // The ring buffer's distance 0 is a full turn back.
-      const back = dist === 0 ? RING : dist;
-      for (let k = 0; k < len; k++) {
-        const from = op - back;
-        out[op] = from >= 0 ? out[from]! : 0x20;
-        op++;
+      let from = op - (dist === 0 ? RING : dist);
+      const stop = op + len;
+      // Before the start of the output the ring still holds its initial spaces.
+      while (from < 0 && op < stop) {
+        out[op++] = 0x20;
+        from++;
       }
+      while (op < stop) out[op++] = out[from++]!;
     }
   }
   if (ip + 4 > end) {
@@ -128,7 +130,7 @@ function truncated(ip: number, op: number, expected: number): DecodeError {
 const HASH_BITS = 13;
 const HASH_SIZE = 1 << HASH_BITS;
 /** How many earlier positions to try per byte: enough for a good ratio, bounded for speed. */
-const CHAIN_DEPTH = 48;
+const CHAIN_DEPTH = 16;
 
 /**
  * Compresses `data` into a stream plus checksum that the game's decoder (and
@@ -143,32 +145,17 @@ export function lzssCompress(data: Uint8Array, opts: LzssOptions = {}): Uint8Arr
   // head[h] = last position + 1 with hash h; prev[i & mask] = previous position + 1 in the chain.
   const head = new Int32Array(HASH_SIZE);
   const prev = new Int32Array(RING);
-  let flagPos = -1;
+  let flagPos = 0;
   let flagBit = 8;
-
-  const hashAt = (i: number): number =>
-    (((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!) * 0x9e3779b1) >>> (32 - HASH_BITS);
-  const insert = (i: number): void => {
-    if (i + MIN_MATCH > n) return;
-    const h = hashAt(i);
-    prev[i & RING_MASK] = head[h]!;
-    head[h] = i + 1;
-  };
-  const startToken = (): void => {
-    if (flagBit === 8) {
-      flagPos = op++;
-      out[flagPos] = 0;
-      flagBit = 0;
-    }
-  };
-
+  const lastHash = n - MIN_MATCH;
   let i = 0;
   while (i < n) {
     let bestLen = 0;
     let bestDist = 0;
-    if (i + MIN_MATCH <= n) {
-      const maxLen = Math.min(MAX_MATCH, n - i);
-      let cand = head[hashAt(i)]! - 1;
+    if (i <= lastHash) {
+      const maxLen = n - i < MAX_MATCH ? n - i : MAX_MATCH;
+      const h = Math.imul((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS);
+      let cand = head[h]! - 1;
       let depth = CHAIN_DEPTH;
       while (cand >= 0 && depth-- > 0) {
         const dist = i - cand;
@@ -188,19 +175,28 @@ export function lzssCompress(data: Uint8Array, opts: LzssOptions = {}): Uint8Arr
         cand = next;
       }
     }
-    startToken();
+    if (flagBit === 8) {
+      flagPos = op++;
+      out[flagPos] = 0;
+      flagBit = 0;
+    }
+    let step = 1;
     if (bestLen >= MIN_MATCH) {
       out[op++] = bestDist & 0xff;
       out[op++] = ((bestDist >> 4) & 0xf0) | (bestLen - MIN_MATCH);
-      flagBit++;
-      for (let k = 0; k < bestLen; k++) insert(i + k);
-      i += bestLen;
+      step = bestLen;
     } else {
       out[flagPos] = out[flagPos]! | (1 << flagBit);
       out[op++] = data[i]!;
-      flagBit++;
-      insert(i);
-      i++;
+    }
+    flagBit++;
+    // Every position enters the hash chains, inside matches too, so later matches can start there.
+    const stop = i + step;
+    for (; i < stop; i++) {
+      if (i > lastHash) continue;
+      const h = Math.imul((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS);
+      prev[i & RING_MASK] = head[h]!;
+      head[h] = i + 1;
     }
   }
   const sums = lzssChecksums(data);

@@ -50,7 +50,7 @@ describe.skipIf(all.length === 0)('glTF export of every sample passes the Khrono
         throw e;
       }
       const scene = codec.toScene(doc);
-      const { document } = sceneToGltf(scene);
+      const { document, warnings } = sceneToGltf(scene);
       const { errors, report } = await gltfErrors(await writeGlb(document));
       expect(errors).toEqual([]);
       expect(report.issues.numErrors).toBe(0);
@@ -58,6 +58,17 @@ describe.skipIf(all.length === 0)('glTF export of every sample passes the Khrono
       const names = document.getRoot().listMeshes().map((m) => m.getName());
       const expected = scene.meshes.filter((m) => m.positions.length >= 3).map((m, i) => m.name || `mesh ${i}`);
       expect(names).toEqual(expected);
+      // Every vertex arrives, and every triangle of every material group unless a repair says otherwise.
+      const withGeometry = scene.meshes.filter((m) => m.positions.length >= 3);
+      document.getRoot().listMeshes().forEach((gm, i) => {
+        const src = withGeometry[i]!;
+        for (const p of gm.listPrimitives()) expect(p.getAttribute('POSITION')!.getCount()).toBe(Math.floor(src.positions.length / 3));
+        if (warnings.some((w) => w.includes(`"${src.name}"`) && w.includes('past the last vertex'))) return;
+        const groups = src.groups.length ? src.groups : [{ start: 0, count: src.indices.length }];
+        const expectedTris = groups.reduce((a, g) => a + Math.floor(Math.max(0, Math.min(g.count, src.indices.length - g.start)) / 3), 0);
+        const tris = gm.listPrimitives().reduce((a, p) => a + (p.getMode() === 4 ? p.getIndices()!.getCount() / 3 : 0), 0);
+        expect(tris).toBe(expectedTris);
+      });
       if (scene.skeleton?.bones.length && scene.meshes.some((m) => m.skin)) expect(document.getRoot().listSkins()).toHaveLength(1);
       if (scene.clips.some((c) => c.tracks.length > 0)) expect(document.getRoot().listAnimations().length).toBeGreaterThan(0);
     });

@@ -1,4 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { WebIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { base64, imageMime, sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gltf.ts';
 import { decompose, invert, multiply, saneParents } from '../../shared/export/math.ts';
@@ -151,6 +152,19 @@ describe('glTF export', () => {
     const { json } = await validGlb({ nodes: [], meshes: [], materials: [], clips: [clip] });
     expect(json.nodes.map((n: any) => n.name)).toEqual(['head']);
     expect(json.animations).toHaveLength(1);
+  });
+
+  it('reads back with the same positions, UVs, indices and texture bytes', async () => {
+    const scene = quadScene();
+    const back = await new WebIO().readBinary(await writeGlb(sceneToGltf(scene).document));
+    const mesh = back.getRoot().listMeshes()[0]!;
+    const [p0, p1] = mesh.listPrimitives();
+    expect(Array.from(p0!.getAttribute('POSITION')!.getArray()!)).toEqual(Array.from(scene.meshes[0]!.positions));
+    expect(Array.from(p0!.getAttribute('TEXCOORD_0')!.getArray()!)).toEqual(Array.from(scene.meshes[0]!.uvs[0]!));
+    expect([...Array.from(p0!.getIndices()!.getArray()!), ...Array.from(p1!.getIndices()!.getArray()!)]).toEqual(Array.from(scene.meshes[0]!.indices));
+    // A zero normal gets a direction; the others are unit length.
+    expect(Array.from(p0!.getAttribute('NORMAL')!.getArray()!)).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0]);
+    expect(Array.from(back.getRoot().listTextures()[0]!.getImage()!)).toEqual(Array.from(scene.materials[0]!.textureData!));
   });
 
   it('writes a self-contained .gltf with data URIs', async () => {

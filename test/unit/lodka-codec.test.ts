@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSampleLod, box, colouredMaterial, container, lodDocument, materialLibrary, meshChunk, skeleton } from '../../scripts/fixtures/lodka.ts';
-import { DecodeError, isDecodeError } from '../../shared/errors.ts';
+import { DecodeError, isDecodeError, type EncodeError } from '../../shared/errors.ts';
 import { detectFormat } from '../../shared/formats/index.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import type { Col1Chunk, LodDocument, Mat1Chunk, Msh1Chunk, Pxi1Chunk, Skl1Chunk } from '../../shared/formats/lodka/schema.ts';
@@ -80,6 +80,20 @@ describe('LODka bad input', () => {
     expect(e.message).toMatch(/2 unread bytes/);
   });
 
+  it('refuses containers nested deeper than the limit instead of exhausting the stack', () => {
+    const depth = 5000;
+    const b = new Uint8Array(8 + depth * 12);
+    b.set(new TextEncoder().encode('LODka3D1'));
+    const dv = new DataView(b.buffer);
+    for (let i = 0; i < depth; i++) {
+      b.set(new TextEncoder().encode('MSL1'), 8 + i * 12);
+      dv.setInt32(8 + i * 12 + 4, (depth - i - 1) * 12, true);
+    }
+    const e = decodeError(b);
+    expect(e.message).toMatch(/nested deeper than 64/);
+    expect(e.offset).toBe(8 + 64 * 12);
+  });
+
   it('never throws anything but DecodeError on truncated or corrupted input', () => {
     // Fewer than 12 bytes after the signature are kept as trailing bytes, and validate says so.
     const short = lodkaCodec.decode(sampleBytes.subarray(0, 9));
@@ -90,7 +104,7 @@ describe('LODka bad input', () => {
     // Deterministic byte corruption over the whole file: decode either succeeds or throws DecodeError.
     let seed = 12345;
     const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 200; i++) {
       const b = sampleBytes.slice();
       for (let k = 0; k < 4; k++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
       try {
@@ -160,6 +174,31 @@ describe('LODka views', () => {
     const count = chunk.fields.find((f) => f.name === 'count')!;
     expect(count.readonly).toBe(false);
     expect(new DataView(sampleBytes.buffer).getInt32(count.span![0], true)).toBe(3);
+  });
+});
+
+describe('LODka encode errors', () => {
+  it('names the chunk when a value cannot be written', () => {
+    const doc = fresh();
+    (getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk).meshName = '石';
+    delete doc.chunks[0]!.$raw;
+    delete (getAt(doc, pathOf(doc, 'MSL1')) as Msh1Chunk).$raw;
+    delete (getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk).$raw;
+    expect(() => lodkaCodec.encode(doc)).toThrow(/Windows-1251|cannot be written as cp1251/);
+    try {
+      lodkaCodec.encode(doc);
+    } catch (e) {
+      expect((e as EncodeError).name).toBe('EncodeError');
+      expect((e as EncodeError).path).toBe('LOD1/MSL1/MSH1[0]');
+    }
+  });
+
+  it('refuses an index too wide for the width its array count implies', () => {
+    const doc = fresh();
+    const cmd = { op: 'set' as const, path: [...pathOf(doc, 'MSH1', 1), 'faceGroups', 0, 'vertexIndex'], value: Uint32Array.from([0, 1, 300]) };
+    applyCommand(doc, cmd);
+    // 81 vertices: one byte per index, so 300 cannot be stored.
+    expect(() => lodkaCodec.encode(doc)).toThrow(/vertexIndex\[2\] = 300 does not fit in 1 byte/);
   });
 });
 
@@ -235,6 +274,16 @@ describe('LODka toScene', () => {
     expect(left.mesh).toBe(2);
     expect(scene.nodes[left.parent]!.name).toBe('Shoulders');
     expect(scene.nodes.find((n) => n.name === 'Arm')!.visible).toBe(false);
+    // A parent cycle among proxy items is broken at the proxy root, never followed.
+    const doc = fresh();
+    const pxi = getAt(doc, pathOf(doc, 'PXI1')) as Pxi1Chunk;
+    pxi.items[0]!.proxyParentIndex = 2;
+    const cyc = lodkaCodec.toScene(doc).nodes;
+    const root = cyc.findIndex((n) => n.name === 'proxy for mesh 3');
+    expect(cyc.filter((n) => ['Shoulders', 'Left arm', 'Right arm'].includes(n.name)).map((n) => n.parent)).toEqual([root, root, root]);
+    expect(lodkaCodec.validate(doc).filter((p) => p.severity === 'error').map((p) => p.where)).toEqual([
+      'LOD1/PXL1/PXI1[0]/items[0]', 'LOD1/PXL1/PXI1[0]/items[1]', 'LOD1/PXL1/PXI1[0]/items[2]',
+    ]);
     expect(scene.colliders!.map((c) => [c.set, c.name, c.shape, c.bone])).toEqual([['Far', 'Body', 'capsule', 0], ['Near', 'Torso', 'box', 1], ['Near', 'Head', 'sphere', 2]]);
     expect(scene.lightSchemes!.map((s) => [s.name, s.lights.length, s.lights[0]!.type])).toEqual([['Day', 8, 'directional'], ['Night', 8, 'point']]);
     expect(scene.materials.find((m) => m.name === 'visor')!.blending).toBe('blend');

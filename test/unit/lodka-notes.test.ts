@@ -8,6 +8,8 @@ import { bindPoseWorld } from '../../shared/formats/lodka/scene.ts';
 import type { Anm1Chunk, LodDocument, Mat1Chunk, Msh1Chunk, Skl1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { chunksOf } from '../../shared/formats/lodka/views.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
+import { lodkaFixtures } from '../../scripts/fixtures/lodka.ts';
+import { MaterialOptions, type Col1Chunk, type ShdrChunk, type TxtrChunk } from '../../shared/formats/lodka/schema.ts';
 
 const files = corpusFiles('lodka');
 const trinity = files.find((f) => f.includes('TRINITYrage'));
@@ -100,5 +102,56 @@ describe.skipIf(!hasCorpus || !trinity || !model)('LODka notes pinned on the rea
     // type 4 + mode 1 + name 4+6 + visible 1 + matname 4+17 + count 4 + indices 2 each + smooth 4 + count 4 + tex 2 each
     const expected = 4 + 1 + 4 + g.faceName.length + 1 + 4 + g.faceMatNames[0]!.length + 4 + 2 * g.vertexIndex.length + 4 + 4 + 2 * g.txCrdsInd[0]!.length;
     expect(g.$span![1] - g.$span![0]).toBe(expected);
+  });
+});
+
+describe.skipIf(!hasCorpus || !model)('LODka notes pinned on the real files (2)', () => {
+  it('11: SmoothDataCnt is the triangle count (model.lod) or 0 (TRINITYrage.lod)', () => {
+    const m = chunksOf<Msh1Chunk>(load(model!).doc, 'MSH1')[0]!;
+    for (const g of m.faceGroups) expect(g.smoothData.length).toBe(g.vertexIndex.length / 3);
+    expect(Array.from(m.faceGroups[0]!.smoothData.subarray(0, 4))).toEqual([1, 1, 2, 2]);
+    const t = chunksOf<Msh1Chunk>(load(trinity!).doc, 'MSH1')[0]!;
+    for (const g of t.faceGroups) expect(g.smoothData.length).toBe(0);
+  });
+});
+
+describe('LODka notes pinned on written bytes', () => {
+  const every = lodkaFixtures().find((f) => f.name === 'every-chunk.lod')!;
+  const bytes = lodkaCodec.encode(every.doc);
+  const doc = lodkaCodec.decode(bytes);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+  it('12: TextureWrap carries GLScene labels the text leaves out', () => {
+    expect(MaterialOptions.fields.find((f) => f.name === 'textureWrap')!.enumLabels).toEqual(['twBoth', 'twNone', 'twVertical', 'twHorizontal']);
+    expect(MaterialOptions.fixedSize).toBe(101);
+  });
+
+  it('14: COL1 ColListName is length-prefixed', () => {
+    const c = chunksOf<Col1Chunk>(doc, 'COL1')[1]!;
+    const at = c.$span![0] + 12;
+    expect(dv.getInt32(at, true)).toBe(c.colListName.length);
+    expect(String.fromCharCode(...bytes.subarray(at + 4, at + 4 + c.colListName.length))).toBe('near');
+  });
+
+  it('18: ShaderSize counts bytes after itself; TextureOptionSize counts from the record start', () => {
+    const s = chunksOf<ShdrChunk>(doc, 'SHDR')[0]!;
+    for (const sh of s.shaders) {
+      expect(dv.getInt32(sh.$span![0], true)).toBe(sh.$span![1] - sh.$span![0] - 4);
+      // 21 fixed bytes after ShaderSize (type 1 + three lengths 12 + two floats 8) plus names and reserve.
+      expect(sh.$span![1] - sh.$span![0] - 4).toBe(21 + sh.bumpName!.length + sh.bumpNormalName!.length + sh.bumpSpecularName!.length + sh.reserve.length);
+    }
+    expect(Array.from(s.shaders[1]!.reserve)).toEqual([9, 9]);
+    const t = chunksOf<TxtrChunk>(doc, 'TXTR')[0]!;
+    for (const x of t.textures) {
+      const optionSize = dv.getInt32(x.$span![0], true);
+      expect(optionSize).toBe(20 + x.textureMaterialName.length + x.textureName.length + x.textureOptionReserve.length);
+      expect(x.$span![0] + optionSize + x.textureData.length).toBe(x.$span![1]);
+    }
+    expect(Array.from(t.textures[1]!.textureOptionReserve)).toEqual([1, 2, 3]);
+  });
+
+  it('20: TXTL and IMG1 after LOD1 stay where they were', () => {
+    expect(doc.chunks.map((c) => c.id)).toEqual(['LOD1', 'TXTL', 'IMG1']);
+    expect(lodkaCodec.outline(doc).children!.map((c) => c.name)).toEqual(['LOD1', 'TXTL', 'IMG1']);
   });
 });

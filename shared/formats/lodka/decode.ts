@@ -24,7 +24,12 @@ const ENC = 'cp1251' as const;
 /** State carried through the tree: the bone count of the last SKL1 read decides MSH1 widths. */
 interface Ctx {
   bones: number;
+  /** Container nesting depth, bounded so hostile input cannot exhaust the stack. */
+  depth: number;
 }
+
+/** Deeper than any real file (LOD1 > MAL1 > TXTL > TXTR is 4); hostile input beyond it is refused. */
+export const MAX_CHUNK_DEPTH = 64;
 
 /** True when the bytes start with the LODka signature. */
 export function probeLod(bytes: Uint8Array): boolean {
@@ -49,7 +54,7 @@ function decodeInner(bytes: Uint8Array): LodDocument {
   r.need(8, 'signature');
   const signature = r.string(8, 'latin1', 'signature');
   if (signature !== LODKA_SIGNATURE) r.fail(`signature is "${signature}", expected "${LODKA_SIGNATURE}"`, 0);
-  const ctx: Ctx = { bones: 0 };
+  const ctx: Ctx = { bones: 0, depth: 0 };
   const chunks: LodChunk[] = [];
   const seen = new Map<string, number>();
   while (r.remaining >= CHUNK_HEADER_SIZE) chunks.push(readChunk(r, ctx, seen));
@@ -84,12 +89,15 @@ function readChunk(r: BinaryReader, ctx: Ctx, seen: Map<string, number>): LodChu
     const head: ChunkBase = { id, size, count };
     let node: LodChunk;
     if ((CONTAINER_IDS as readonly string[]).includes(id)) {
+      if (ctx.depth >= MAX_CHUNK_DEPTH) r.fail(`containers nested deeper than ${MAX_CHUNK_DEPTH} levels`, start);
+      ctx.depth++;
       const children: LodChunk[] = [];
       const childSeen = new Map<string, number>();
       while (!body.atEnd) {
         if (body.remaining < CHUNK_HEADER_SIZE) body.fail(`${body.remaining} bytes left in ${id}, too few for a chunk header`);
         children.push(readChunk(body, ctx, childSeen));
       }
+      ctx.depth--;
       node = { ...head, children } as ContainerChunk;
       if (count !== children.length) node.keepCount = true;
     } else if ((LEAF_IDS as readonly string[]).includes(id)) {

@@ -227,7 +227,10 @@ export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, 
   const sets = m.meshTxCrd.length;
   const computed = nn === 0 ? smoothNormals(m) : undefined;
   const influences = vertexInfluences(m, bones);
-  const key = new Map<string, number>();
+  // Corner key: a number when the index space fits in 2^53 (fast), else a string.
+  const radix = [nv + 1, nn + 1, ...m.meshTxCrd.map((t) => Math.floor(t.length / 2) + 1)];
+  const numeric = radix.reduce((a, b) => a * b, 1) < Number.MAX_SAFE_INTEGER;
+  const key = new Map<number | string, number>();
   const pos: number[] = [];
   const nrm: number[] = [];
   const uvs: number[][] = Array.from({ length: sets }, () => []);
@@ -243,8 +246,17 @@ export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, 
       const v = g.vertexIndex[c]!;
       if (v >= nv) continue;
       const n = g.normalIndex && g.normalIndex[c]! < nn ? g.normalIndex[c]! : -1;
-      let k = `${v}/${n}`;
-      for (let t = 0; t < sets; t++) k += `/${g.txCrdsInd[t]?.[c] ?? -1}`;
+      let k: number | string;
+      if (numeric) {
+        k = v * radix[1]! + n + 1;
+        for (let t = 0; t < sets; t++) {
+          const ti = g.txCrdsInd[t]?.[c];
+          k = k * radix[2 + t]! + (ti !== undefined && ti < radix[2 + t]! - 1 ? ti + 1 : 0);
+        }
+      } else {
+        k = `${v}/${n}`;
+        for (let t = 0; t < sets; t++) k += `/${g.txCrdsInd[t]?.[c] ?? -1}`;
+      }
       let idx = key.get(k);
       if (idx === undefined) {
         idx = pos.length / 3;
@@ -295,6 +307,17 @@ export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, 
     mesh.skin = { joints, weights };
   }
   return Object.assign(mesh, { originalVertex: Uint32Array.from(orig) });
+}
+
+/** True when item i's parent exists and following parents from it never comes back to i (no cycle). */
+function proxyParentOk(p: Pxi1Chunk, i: number): boolean {
+  let cur = p.items[i]!.proxyParentIndex;
+  for (let steps = 0; steps <= p.items.length; steps++) {
+    if (cur === -1) return p.items[i]!.proxyParentIndex !== -1;
+    if (cur < 0 || cur >= p.items.length || cur === i) return false;
+    cur = p.items[cur]!.proxyParentIndex;
+  }
+  return false;
 }
 
 // ---- the whole scene ----
@@ -357,7 +380,7 @@ export function lodToScene(doc: LodDocument): Scene {
     scene.nodes.push({ name: `proxy for mesh ${p.count}`, parent: -1, matrix: [...IDENTITY], source: path });
     const base = scene.nodes.length;
     p.items.forEach((it, i) => {
-      const parent = it.proxyParentIndex >= 0 && it.proxyParentIndex < p.items.length && it.proxyParentIndex !== i ? base + it.proxyParentIndex : root;
+      const parent = proxyParentOk(p, i) ? base + it.proxyParentIndex : root;
       const node: SceneNode = {
         name: it.name,
         parent,

@@ -10,7 +10,7 @@
  */
 import type { Span } from '../../binary/reader.ts';
 import {
-  bool, enumOf, enumU8, f32, i16, i32, mat4, quat, rgba, struct, u16, u8, vec3, type Infer,
+  bool, enumOf, enumU8, f32, i16, i32, mat4, quat, rgba, struct, u16, u8, vec3, type Infer, type NodeMeta,
 } from '../../schema/schema.ts';
 
 /** Every LODka file starts with this signature. */
@@ -70,7 +70,7 @@ export const MaterialOptions = struct('MaterialOptions', {
   enabled: bool.note('Material on/off'),
   mappingMode: enumU8(MAPPING_MODES).note('Texture coordinate generation (TGLTextureMappingMode)'),
 });
-export type MaterialOptions = Infer<typeof MaterialOptions>;
+export type MaterialOptions = Infer<typeof MaterialOptions> & NodeMeta;
 
 /** LIG1: one of the eight OpenGL lights of a scheme, 94 bytes. */
 export const Light = struct('LIG1.light', {
@@ -87,7 +87,7 @@ export const Light = struct('LIG1.light', {
   linearAtt: f32.note('Linear attenuation, >= 0'),
   quadAtt: f32.note('Quadratic attenuation, >= 0'),
 });
-export type Light = Infer<typeof Light>;
+export type Light = Infer<typeof Light> & NodeMeta;
 
 const proxyTail = {
   sourceMeshIndex: i16.note('SourceMeshIndex: mesh of MSL1 placed by this item, -1 for a pure transform'),
@@ -130,7 +130,7 @@ export const Collider = struct('COL1.collider', {
   colJointAxis2MinAngle: f32.note('Axis 2 minimum angle'),
   colJointAxis2MaxAngle: f32.note('Axis 2 maximum angle'),
 });
-export type Collider = Infer<typeof Collider>;
+export type Collider = Infer<typeof Collider> & NodeMeta;
 
 /** PHS1 TBody: 78 bytes. */
 export const PhysBody = struct('PHS1.body', {
@@ -152,7 +152,7 @@ export const PhysBody = struct('PHS1.body', {
   bodyADisableTime: f32.note('ODE dBodySetAutoDisableTime'),
   bodyAdSteps: i32.note('ODE dBodySetAutoDisableSteps'),
 });
-export type PhysBody = Infer<typeof PhysBody>;
+export type PhysBody = Infer<typeof PhysBody> & NodeMeta;
 
 /** PHS1 TGeoms: 70 bytes. */
 export const PhysGeom = struct('PHS1.geom', {
@@ -169,7 +169,7 @@ export const PhysGeom = struct('PHS1.geom', {
   geomsTagFloat: f32.note('User tag'),
   geomsEnabled: bool.note('Enabled'),
 });
-export type PhysGeom = Infer<typeof PhysGeom>;
+export type PhysGeom = Infer<typeof PhysGeom> & NodeMeta;
 
 /** PHS1 TJoints: 101 bytes. */
 export const PhysJoint = struct('PHS1.joint', {
@@ -190,7 +190,7 @@ export const PhysJoint = struct('PHS1.joint', {
   jointdParamSuspensionCfm: f32.note('dParamSuspensionCFM'),
   jointdTagFloat: f32.note('User tag'),
 });
-export type PhysJoint = Infer<typeof PhysJoint>;
+export type PhysJoint = Infer<typeof PhysJoint> & NodeMeta;
 
 function vec2i() {
   return struct('PHS1.joint.bodies', {

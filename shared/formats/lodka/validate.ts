@@ -32,6 +32,16 @@ export function imageKind(b: Uint8Array): string | undefined {
   return IMAGE_MAGIC.find(([, m]) => m.every((x, i) => b[i] === x))?.[0];
 }
 
+/** True when following parents from item i never reaches a root (-1). */
+function inCycle(parents: number[], i: number): boolean {
+  let cur = parents[i]!;
+  for (let steps = 0; steps <= parents.length; steps++) {
+    if (cur === -1 || cur < 0 || cur >= parents.length) return false;
+    cur = parents[cur]!;
+  }
+  return true;
+}
+
 /** All problems of a document, in file order. */
 export function validateLod(doc: LodDocument): Problem[] {
   const out: Problem[] = [];
@@ -106,7 +116,7 @@ export function validateLod(doc: LodDocument): Problem[] {
         m.materials.forEach((mat, i) => {
           if (seen.has(mat.matName)) add('warning', `material name "${mat.matName}" used twice`, ['materials', i], `materials[${i}]`);
           seen.add(mat.matName);
-          checkRecord(MaterialOptions, mat.options as Record<string, unknown>, (sev, msg, sub = []) => add(sev, msg, ['materials', i, 'options', ...sub], `materials[${i}]`));
+          checkRecord(MaterialOptions, mat.options as unknown as Record<string, unknown>, (sev, msg, sub = []) => add(sev, msg, ['materials', i, 'options', ...sub], `materials[${i}]`));
         });
         break;
       }
@@ -153,6 +163,7 @@ export function validateLod(doc: LodDocument): Problem[] {
           const w = `items[${i}]`;
           if (it.sourceMeshIndex !== -1 && (it.sourceMeshIndex < 0 || it.sourceMeshIndex >= meshes.length)) add('error', `SourceMeshIndex ${it.sourceMeshIndex}: no such mesh in MSL1`, ['items', i, 'sourceMeshIndex'], w);
           if (it.proxyParentIndex !== -1 && (it.proxyParentIndex < 0 || it.proxyParentIndex >= p.items.length || it.proxyParentIndex === i)) add('error', `ProxyParentIndex ${it.proxyParentIndex}: no such item`, ['items', i, 'proxyParentIndex'], w);
+          else if (it.proxyParentIndex !== -1 && inCycle(p.items.map((x) => x.proxyParentIndex), i)) add('error', 'ProxyParentIndex chain never reaches the root (a parent cycle)', ['items', i, 'proxyParentIndex'], w);
           if (it.proxyReserved1 !== -1 || it.proxyReserved2 !== -1 || it.proxyReserved3 !== -1 || it.proxyReserved4 !== 0) add('info', 'reserved fields differ from -1, -1, -1, 0', ['items', i], w);
         });
         break;

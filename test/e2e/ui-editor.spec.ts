@@ -1,0 +1,195 @@
+/**
+ * The editor window end to end, in Chromium against the browser host: open, edit in the
+ * inspector and the dedicated editors, see the viewport change, screenshot into IMG1, undo/redo,
+ * save, reopen, and find every edit.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+
+// WebGL without a GPU: SwiftShader draws the viewport so its pixels can be checked.
+test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
+
+/** Writes the sample model (meshes, materials, skeleton, animation, proxies, colliders, light schemes, IMG1) into the host root. */
+async function putSample(root: string, name = 'robot.lod'): Promise<string> {
+  await writeFile(join(root, name), encodeLod(buildSampleLod()));
+  return `models/${name}`;
+}
+
+/** Mean colour of the viewport's drawing buffer (the canvas keeps it for screenshots). */
+async function viewportMean(page: Page): Promise<[number, number, number]> {
+  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
+    const tmp = document.createElement('canvas');
+    tmp.width = 96;
+    tmp.height = 64;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0, tmp.width, tmp.height);
+    const d = g.getImageData(0, 0, tmp.width, tmp.height).data;
+    const s = [0, 0, 0];
+    for (let i = 0; i < d.length; i += 4) {
+      s[0]! += d[i]!;
+      s[1]! += d[i + 1]!;
+      s[2]! += d[i + 2]!;
+    }
+    const n = d.length / 4;
+    return [s[0]! / n, s[1]! / n, s[2]! / n] as [number, number, number];
+  });
+}
+/** The viewport scaled to 96x64 RGB, for comparing two frames pixel by pixel. */
+async function viewportPixels(page: Page): Promise<number[]> {
+  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
+    const tmp = document.createElement('canvas');
+    tmp.width = 96;
+    tmp.height = 64;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0, tmp.width, tmp.height);
+    return Array.from(g.getImageData(0, 0, tmp.width, tmp.height).data.filter((_, i) => i % 4 !== 3));
+  });
+}
+/** Mean absolute difference per channel between two frames. */
+const frameDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
+const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+/** Waits until the viewport holds the scene of the active document's current revision. */
+async function sceneSettled(page: Page): Promise<void> {
+  const tab = page.locator('[data-testid=doc-tab][aria-selected=true]');
+  const id = await tab.getAttribute('data-doc-id');
+  const rev = await tab.getAttribute('data-revision');
+  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', new RegExp(`^${id}:${rev}:`));
+}
+
+async function openModel(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await sceneSettled(page);
+}
+
+test('opens a model: tree, viewport, status bar and IMG1 thumbnail', async ({ page, lodsmith }) => {
+  const file = await putSample(lodsmith.root);
+  await openModel(page, lodsmith.page({ open: file }));
+  await expect(page.locator('[data-testid=status-format]')).toHaveText(/LODka/);
+  await expect(page.locator('[data-testid=tree-row][data-kind=lod]')).toBeVisible();
+  // The IMG1 screenshot shows as a thumbnail in the tree.
+  const thumb = page.locator('[data-testid=tree-row][data-kind=image] [data-testid=node-thumb]');
+  await expect(thumb).toBeVisible();
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(128);
+  // The model is drawn: the viewport is not just the background colour.
+  await expect.poll(async () => distance(await viewportMean(page), [27, 30, 35])).toBeGreaterThan(3);
+});
+
+test('edits in the editors show in the viewport, undo/redo, save, and survive a reopen', async ({ page, lodsmith }) => {
+  const file = await putSample(lodsmith.root);
+  await openModel(page, lodsmith.page({ open: file }));
+  await page.locator('[data-testid=frame]').click();
+
+  // ---- light schemes: switching the scheme relights the preview ----
+  await page.locator('[data-testid=tab-lights]').click();
+  await sceneSettled(page);
+  const schemes = page.locator('[data-testid=light-scheme]');
+  await schemes.nth(0).check();
+  await expect(page.locator('[data-testid=light-scheme-select]')).toHaveValue('0');
+  const day = await viewportPixels(page);
+  await schemes.nth(1).check();
+  await expect(page.locator('[data-testid=light-scheme-select]')).toHaveValue('1');
+  await expect.poll(async () => frameDiff(await viewportPixels(page), day)).toBeGreaterThan(2);
+  await page.locator('[data-testid=light-scheme-studio]').check();
+  await expect(page.locator('[data-testid=light-scheme-select]')).toHaveValue('-1');
+
+  // ---- material colour: pick pure blue for the ground, the viewport turns bluer ----
+  await page.locator('[data-testid=tab-materials]').click();
+  await page.locator('[data-testid=material-list-item]', { hasText: 'ground' }).click();
+  await sceneSettled(page);
+  const before = await viewportMean(page);
+  const diffuse = page.locator('[data-testid=materials-editor] [data-testid=field-diffuse]');
+  await diffuse.locator('[data-testid=color-picker]').fill('#0000ff');
+  await expect(diffuse.locator('[data-testid=field-comp-2]')).toHaveValue('1');
+  await expect(diffuse.locator('[data-testid=field-comp-0]')).toHaveValue('0');
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
+  await sceneSettled(page);
+  await expect.poll(async () => {
+    const now = await viewportMean(page);
+    return now[2] - now[0] - (before[2] - before[0]);
+  }).toBeGreaterThan(1);
+
+  // ---- a value the field cannot hold is refused and not written ----
+  const shininess = page.locator('[data-testid=materials-editor] [data-testid=field-shininess] [data-testid=field-input]');
+  const shininessBefore = await shininess.inputValue();
+  await shininess.fill('500');
+  await shininess.press('Enter');
+  await expect(page.locator('[data-testid=materials-editor] [data-testid=field-error]')).toContainText('not written');
+  await shininess.fill('100');
+  await shininess.press('Enter');
+  await expect(page.locator('[data-testid=materials-editor] [data-testid=field-error]')).toHaveCount(0);
+
+  // ---- undo and redo (Ctrl+Z / Ctrl+Y from the window) ----
+  await page.locator('[data-testid=tree]').focus();
+  await page.keyboard.press('Control+z');
+  await expect(shininess).toHaveValue(shininessBefore);
+  await page.keyboard.press('Control+z');
+  await expect(diffuse.locator('[data-testid=field-comp-0]')).not.toHaveValue('0');
+  await page.keyboard.press('Control+y');
+  await expect(diffuse.locator('[data-testid=field-comp-0]')).toHaveValue('0');
+  await page.keyboard.press('Control+y');
+  await expect(shininess).toHaveValue('100');
+
+  // ---- proxies: drag "Right arm" onto "Left arm" to re-parent it ----
+  await page.locator('[data-testid=tab-proxies]').click();
+  const left = page.locator('[data-testid=proxy-item]', { hasText: 'Left arm' });
+  const right = page.locator('[data-testid=proxy-item]', { hasText: 'Right arm' });
+  const leftIndex = await left.getAttribute('data-index');
+  expect(await right.getAttribute('data-parent')).not.toBe(leftIndex);
+  await right.dragTo(left);
+  await expect(right).toHaveAttribute('data-parent', leftIndex!);
+
+  // ---- colliders: add one to the first set ----
+  await page.locator('[data-testid=tab-colliders]').click();
+  const set = page.locator('[data-testid=collider-set]').first();
+  const colliders = await set.locator('[data-testid=collider-item]').count();
+  await set.locator('[data-testid=collider-add]').click();
+  await expect(set.locator('[data-testid=collider-item]')).toHaveCount(colliders + 1);
+
+  // ---- screenshot into IMG1: the tree thumbnail becomes the captured view ----
+  const thumb = page.locator('[data-testid=tree-row][data-kind=image] [data-testid=node-thumb]');
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(128);
+  await page.locator('[data-testid=screenshot]').click();
+  await expect(page.locator('[data-testid=notice]')).toContainText('Screenshot');
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(512);
+
+  // ---- save, close, reopen through the file dialog, and find every edit ----
+  await page.keyboard.press('Control+s');
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'false');
+  await page.locator('[data-testid=tab-close]').click();
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(0);
+  await page.keyboard.press('Control+o');
+  await page.locator('[data-testid=file-entry][data-name="robot.lod"]').dblclick();
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'false');
+
+  await page.locator('[data-testid=tab-materials]').click();
+  await page.locator('[data-testid=material-list-item]', { hasText: 'ground' }).click();
+  await expect(diffuse.locator('[data-testid=field-comp-0]')).toHaveValue('0');
+  await expect(diffuse.locator('[data-testid=field-comp-2]')).toHaveValue('1');
+  await expect(shininess).toHaveValue('100');
+  await page.locator('[data-testid=tab-proxies]').click();
+  await expect(page.locator('[data-testid=proxy-item]', { hasText: 'Right arm' })).toHaveAttribute('data-parent', leftIndex!);
+  await page.locator('[data-testid=tab-colliders]').click();
+  await expect(page.locator('[data-testid=collider-set]').first().locator('[data-testid=collider-item]')).toHaveCount(colliders + 1);
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(512);
+});
+
+test('a corrupt file gives a plain error with its offset and node path', async ({ page, lodsmith }) => {
+  const good = encodeLod(buildSampleLod());
+  // Keep the signature and the LOD1 header, then cut the file short in the middle of a chunk.
+  await writeFile(join(lodsmith.root, 'corrupt.lod'), good.subarray(0, 200));
+  await page.goto(lodsmith.page({ open: 'models/corrupt.lod' }));
+  const banner = page.locator('[data-testid=error-banner]');
+  await expect(banner).toBeVisible();
+  await expect(page.locator('[data-testid=error-title]')).toContainText('corrupt.lod');
+  await expect(page.locator('[data-testid=error-offset]')).toContainText(/offset \d+ \(0x[0-9a-f]+\)/);
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(0);
+  await page.locator('[data-testid=error-dismiss]').click();
+  await expect(banner).toHaveCount(0);
+});

@@ -15,6 +15,7 @@ import { BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { AnimationHeader, type AnimationItem, type GrimrockAnimation } from './schema.ts';
+import { readExact, writeExact, type ExactKeeping } from './view-util.ts';
 
 export const ANIMATION_MAGIC = 'ANIM';
 
@@ -28,13 +29,14 @@ export function decodeAnimation(bytes: Uint8Array): GrimrockAnimation {
   if (magic !== ANIMATION_MAGIC) r.fail(`not a Grimrock animation: magic "${magic}" is not "ANIM"`, 0);
   const version = r.i32();
   if (version !== 1 && version !== 2) r.fail(`unsupported animation version ${version} (1 and 2 are known)`, 4);
-  const h = AnimationHeader.read(r);
+  const ex: ExactKeeping = {};
+  const h = readExact(AnimationHeader, r, ex, 'header');
   const numItems = r.within('items', () => r.i32Count(version === 1 ? 8 : 16, 'item'));
   const items: AnimationItem[] = [];
   for (let i = 0; i < numItems; i++) items.push(r.within(`items[${i}]`, () => (version === 1 ? readItemV1(r) : readItemV2(r))));
   r.expectEnd('animation file');
   return {
-    magic, version, name: h.name, framesPerSecond: h.framesPerSecond, numFrames: h.numFrames, numItems, items,
+    ...ex, magic, version, name: h.name, framesPerSecond: h.framesPerSecond, numFrames: h.numFrames, numItems, items,
     $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length),
   };
 }
@@ -76,7 +78,7 @@ export function encodeAnimation(doc: GrimrockAnimation, reuseRaw?: boolean): Uin
   const w = new BinaryWriter(1 << 14);
   w.string(doc.magic);
   w.i32(doc.version);
-  AnimationHeader.write(w, doc);
+  writeExact(AnimationHeader, w, doc, doc, 'header');
   w.i32(doc.items.length);
   doc.items.forEach((it, i) => {
     if (reusable(it, reuseRaw)) return w.bytes(it.$raw);

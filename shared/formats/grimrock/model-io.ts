@@ -11,6 +11,7 @@ import {
   Bone, DATA_TYPE_SIZES, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
   type GrimrockModel, type GrimrockNode, type MeshData, type MeshEntity, type VertexArray, type VertexData,
 } from './schema.ts';
+import { readExact, readSelf, writeExact, writeSelf, type ExactKeeping } from './view-util.ts';
 
 export const MODEL_MAGIC = 'MDL1';
 const MESH_MAGIC = 'MESH';
@@ -35,8 +36,10 @@ export function decodeModel(bytes: Uint8Array): GrimrockModel {
 
 function readNode(r: BinaryReader): GrimrockNode {
   const start = r.pos;
-  const h = NodeHeader.read(r);
+  const ex: ExactKeeping = {};
+  const h = readExact(NodeHeader, r, ex, 'header');
   const node: GrimrockNode = { name: h.name, localToParent: h.localToParent, parent: h.parent, type: h.type };
+  if (ex.$exact) node.$exact = ex.$exact;
   if (h.type === 0) node.mesh = r.within('mesh', () => readMeshEntity(r));
   else if (h.type !== -1) r.fail(`unknown node entity type ${h.type}`, r.pos - 4);
   node.$span = [start, r.pos];
@@ -49,10 +52,11 @@ function readMeshEntity(r: BinaryReader): MeshEntity {
   const meshData = r.within('meshData', () => readMeshData(r));
   const numBones = r.within('bones', () => r.i32Count(52, 'bone'));
   const bones = [];
-  for (let i = 0; i < numBones; i++) bones.push(r.within(`bones[${i}]`, () => Bone.read(r)));
-  const tail = MeshEntityTail.read(r);
+  for (let i = 0; i < numBones; i++) bones.push(r.within(`bones[${i}]`, () => readSelf(Bone, r)));
+  const ex: ExactKeeping = {};
+  const tail = readExact(MeshEntityTail, r, ex, 'tail');
   return {
-    meshData, numBones, bones, emissiveColor: tail.emissiveColor, castShadow: tail.castShadow,
+    ...ex, meshData, numBones, bones, emissiveColor: tail.emissiveColor, castShadow: tail.castShadow,
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
   };
 }
@@ -74,10 +78,11 @@ function readMeshData(r: BinaryReader): MeshData {
   const indices = r.within('indices', () => r.i32Array(numIndices, 'indices'));
   const numSegments = r.within('segments', () => r.i32Count(16, 'segment'));
   const segments = [];
-  for (let i = 0; i < numSegments; i++) segments.push(r.within(`segments[${i}]`, () => MeshSegment.read(r)));
-  const b = MeshBounds.read(r);
+  for (let i = 0; i < numSegments; i++) segments.push(r.within(`segments[${i}]`, () => readSelf(MeshSegment, r)));
+  const ex: ExactKeeping = {};
+  const b = readExact(MeshBounds, r, ex, 'bounds');
   return {
-    magic, version, numVertices, vertexArrays, numIndices, indices, numSegments, segments,
+    ...ex, magic, version, numVertices, vertexArrays, numIndices, indices, numSegments, segments,
     boundCenter: b.boundCenter, boundRadius: b.boundRadius, boundMin: b.boundMin, boundMax: b.boundMax,
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
   };
@@ -120,7 +125,7 @@ function writeNode(w: BinaryWriter, n: GrimrockNode, path: string, reuseRaw?: bo
   if (reusable(n, reuseRaw)) return w.bytes(n.$raw);
   if (n.type === 0 && !n.mesh) throw new EncodeError('node type 0 needs a mesh entity', path);
   if (n.type !== 0 && n.mesh) throw new EncodeError('a node with a mesh entity must have type 0', path);
-  NodeHeader.write(w, n);
+  writeExact(NodeHeader, w, n, n, 'header');
   if (n.mesh) writeMeshEntity(w, n.mesh, `${path}/mesh`, reuseRaw);
 }
 
@@ -128,8 +133,8 @@ function writeMeshEntity(w: BinaryWriter, m: MeshEntity, path: string, reuseRaw?
   if (reusable(m, reuseRaw)) return w.bytes(m.$raw);
   writeMeshData(w, m.meshData, `${path}/meshData`, reuseRaw);
   w.i32(m.bones.length);
-  for (const b of m.bones) Bone.write(w, b);
-  MeshEntityTail.write(w, m);
+  for (const b of m.bones) writeSelf(Bone, w, b);
+  writeExact(MeshEntityTail, w, m, m, 'tail');
 }
 
 function writeMeshData(w: BinaryWriter, d: MeshData, path: string, reuseRaw?: boolean): void {
@@ -153,6 +158,6 @@ function writeMeshData(w: BinaryWriter, d: MeshData, path: string, reuseRaw?: bo
   w.i32(d.indices.length);
   w.typed(d.indices);
   w.i32(d.segments.length);
-  for (const s of d.segments) MeshSegment.write(w, s);
-  MeshBounds.write(w, d);
+  for (const s of d.segments) writeSelf(MeshSegment, w, s);
+  writeExact(MeshBounds, w, d, d, 'bounds');
 }

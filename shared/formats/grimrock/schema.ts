@@ -3,6 +3,7 @@
  * Field names follow the Almost Human format page so the inspector reads like the spec.
  */
 import type { RawKeeping } from '../../model/lossless.ts';
+import type { ExactKeeping } from './view-util.ts';
 import { enumOf, f32, i32, lenString, mat4x3, struct, u8, vec3, type Infer, type NodeMeta } from '../../schema/schema.ts';
 
 /** Vertex array slots, in file order (VERTEX_ARRAY_*). */
@@ -54,8 +55,8 @@ export const MeshEntityTail = struct('MeshEntityTail', {
   castShadow: u8.note('0 = shadow casting off, 1 = on').range(0, 255),
 });
 
-export type MeshSegment = Infer<typeof MeshSegment> & NodeMeta;
-export type Bone = Infer<typeof Bone> & NodeMeta;
+export type MeshSegment = Infer<typeof MeshSegment> & NodeMeta & ExactKeeping;
+export type Bone = Infer<typeof Bone> & NodeMeta & ExactKeeping;
 
 /** Vertex data as the header declares it: a typed array when packed tightly, raw bytes otherwise. */
 export type VertexData = Uint8Array | Int16Array | Int32Array | Float32Array;
@@ -72,7 +73,7 @@ export interface VertexArray extends RawKeeping {
   data: VertexData;
 }
 
-export interface MeshData extends RawKeeping {
+export interface MeshData extends RawKeeping, ExactKeeping {
   magic: string;
   version: number;
   /** Stored as read; each used array must hold numVertices * stride bytes. */
@@ -90,7 +91,7 @@ export interface MeshData extends RawKeeping {
   boundMax: number[];
 }
 
-export interface MeshEntity extends RawKeeping {
+export interface MeshEntity extends RawKeeping, ExactKeeping {
   meshData: MeshData;
   /** Derived: bones.length. */
   numBones: number;
@@ -99,7 +100,7 @@ export interface MeshEntity extends RawKeeping {
   castShadow: number;
 }
 
-export interface GrimrockNode extends RawKeeping {
+export interface GrimrockNode extends RawKeeping, ExactKeeping {
   name: string;
   localToParent: number[];
   parent: number;
@@ -129,7 +130,7 @@ export interface AnimationItem extends RawKeeping {
 }
 
 /** A decoded `.animation` file. */
-export interface GrimrockAnimation extends RawKeeping {
+export interface GrimrockAnimation extends RawKeeping, ExactKeeping {
   magic: string;
   /** 1: interleaved KeyFrame records; 2 (Grimrock 2): separate position, rotation, scale key lists. */
   version: number;

@@ -3,7 +3,8 @@
  * turning a schema record into inspector rows, summarising typed arrays so they stay JSON-safe,
  * and the column-major matrix maths the scene mappings need.
  */
-import type { Span } from '../../binary/reader.ts';
+import type { BinaryReader, Span } from '../../binary/reader.ts';
+import { BinaryWriter } from '../../binary/writer.ts';
 import type { InspectField } from '../../model/outline.ts';
 import type { NodePath } from '../../model/path.ts';
 import type { FieldInfo, FieldKind, Struct } from '../../schema/schema.ts';
@@ -93,4 +94,52 @@ export function invert4(m: readonly number[]): number[] {
   const det = a[0]! * inv[0]! + a[1]! * inv[4]! + a[2]! * inv[8]! + a[3]! * inv[12]!;
   if (!det || !Number.isFinite(det)) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
   return inv.map((x) => x / det);
+}
+
+/**
+ * Float fields read into plain numbers lose NaN payloads (JavaScript keeps one NaN). For the rare
+ * record whose bytes do not survive that, the original bytes are kept next to the canonical
+ * encoding of the values read; while the values still encode to that, the original is written.
+ */
+export interface ExactKeeping {
+  $exact?: Record<string, { orig: Uint8Array; canon: Uint8Array }>;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Reads a record and remembers its bytes in `holder` when the values alone cannot reproduce them. */
+export function readExact<T>(s: { read(r: BinaryReader): T; write(w: BinaryWriter, v: NoInfer<T>): void }, r: BinaryReader, holder: ExactKeeping, key: string): T {
+  const start = r.pos;
+  const v = s.read(r);
+  const orig = r.viewAt(start, r.pos);
+  const w = new BinaryWriter(orig.length);
+  s.write(w, v);
+  const canon = w.finish();
+  if (!sameBytes(canon, orig)) (holder.$exact ??= {})[key] = { orig: orig.slice(), canon };
+  return v;
+}
+
+export function writeExact<T>(s: { write(w: BinaryWriter, v: T): void }, w: BinaryWriter, v: T, holder: ExactKeeping, key: string): void {
+  const e = holder.$exact?.[key];
+  if (!e) return s.write(w, v);
+  const tmp = new BinaryWriter(e.canon.length);
+  s.write(tmp, v);
+  const now = tmp.finish();
+  w.bytes(sameBytes(now, e.canon) ? e.orig : now);
+}
+
+/** {@link readExact} for a record stored as its own node (bones, segments): `$exact` goes on the value. */
+export function readSelf<T extends object>(s: { read(r: BinaryReader): T; write(w: BinaryWriter, v: NoInfer<T>): void }, r: BinaryReader): T & ExactKeeping {
+  const holder: ExactKeeping = {};
+  const v = readExact(s, r, holder, 'self') as T & ExactKeeping;
+  if (holder.$exact) v.$exact = holder.$exact;
+  return v;
+}
+
+export function writeSelf<T extends object>(s: { write(w: BinaryWriter, v: T): void }, w: BinaryWriter, v: T & ExactKeeping): void {
+  writeExact(s, w, v, v, 'self');
 }

@@ -11,6 +11,7 @@ import { readCompactCount, readUString, writeCompact, writeUString } from './com
 import { readFrames, writeFrames } from './frames.ts';
 import { readBones, readMagic, writeBones } from './mesh-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
+import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
 
 export function probeAnim(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytes[0] === 0x61 && bytes[1] === 0x6e && bytes[2] === 0x31 && bytes[3] === 0x30;
@@ -20,7 +21,8 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   const r = new BinaryReader(bytes);
   const magic = r.string(4, 'latin1', 'magic');
   if (magic !== 'an10') r.fail(`"${magic}" is not an an10 animation`, 0);
-  const { $span: _b, ...bounds } = Bounds.read(r);
+  const ex: ExactKeeping = {};
+  const { $span: _b, ...bounds } = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
   const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation'));
   const animations: AnimClip[] = [];
@@ -41,7 +43,7 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
     const start = r.pos;
     const nb = readCompactCount(r, 2, 'animation bone');
     a.bones = r.i16Array(nb, 'animation bone indices');
-    const box = AnimBox.read(r);
+    const box = readExact(AnimBox, r, a, 'box');
     a.translationMin = box.translationMin;
     a.translationSize = box.translationSize;
     a.scaleMin = box.scaleMin;
@@ -59,14 +61,14 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   }));
   readMagic(r, magic, 'closing magic');
   r.expectEnd('animation file');
-  return { magic: 'an10', ...bounds, bones, bindPose, animations, $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length) };
+  return { ...ex, magic: 'an10', ...bounds, bones, bindPose, animations, $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length) };
 }
 
 export function encodeAnim(doc: UnigineAnim, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return doc.$raw.slice();
   const w = new BinaryWriter(1 << 14);
   w.string(doc.magic);
-  Bounds.write(w, doc);
+  writeExact(Bounds, w, doc, doc, 'bounds');
   writeBones(w, doc.bones);
   writeCompact(w, doc.animations.length);
   for (const a of doc.animations) writeUString(w, a.name);
@@ -77,7 +79,7 @@ export function encodeAnim(doc: UnigineAnim, reuseRaw?: boolean): Uint8Array {
     const path = `animations[${i}]`;
     writeCompact(w, a.bones.length);
     w.typed(a.bones);
-    AnimBox.write(w, a);
+    writeExact(AnimBox, w, a, a, 'box');
     w.u8(a.flag);
     if (a.bones.length > 0 ? a.frameFlags.length % a.bones.length !== 0 : a.frameFlags.length !== 0) {
       throw new EncodeError('frame flags must hold one byte per bone per frame', path);

@@ -9,6 +9,7 @@ import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { readFrames, writeFrames } from './frames.ts';
+import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
 import { Bounds, type MorphTarget, type UnigineBone, type UnigineClip, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
 
 /**
@@ -61,7 +62,8 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
   const r = new BinaryReader(bytes);
   const magic = r.string(4, 'latin1', 'magic');
   if (magic !== 'ms10' && magic !== 'ms11') r.fail(`"${magic}" is not an ms10/ms11 mesh`, 0);
-  const bounds = Bounds.read(r);
+  const ex: ExactKeeping = {};
+  const bounds = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
   const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation'));
   const animations: UnigineClip<Float32Array>[] = [];
@@ -79,13 +81,14 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
     r.within(`surfaces[${i}]`, () => {
       const start = r.pos;
       const name = readUString(r, 'surface name');
-      const b = Bounds.read(r);
+      const sx: ExactKeeping = {};
+      const b = readExact(Bounds, r, sx, 'bounds');
       const nm = readCompactCount(r, 2, 'morph target');
       const names: string[] = [];
       for (let k = 0; k < nm; k++) names.push(r.within(`morphTargets[${k}]`, () => readUString(r, 'morph target name')));
       morphNames.push(names);
       surfaces.push({
-        name, boundMin: b.boundMin, boundMax: b.boundMax, boundCenter: b.boundCenter, boundRadius: b.boundRadius,
+        ...sx, name, boundMin: b.boundMin, boundMax: b.boundMax, boundCenter: b.boundCenter, boundRadius: b.boundRadius,
         morphTargets: [], weightCounts: new Uint8Array(0), weightBones: new Int16Array(0), weightValues: new Uint16Array(0),
         uv0: new Float32Array(0), uv1: new Float32Array(0), colors: new Uint8Array(0), coordIndices: new Uint32Array(0), triangleIndices: new Uint32Array(0),
         $span: [start, r.pos],
@@ -113,7 +116,7 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
   readMagic(r, magic, 'closing magic');
   r.expectEnd('mesh file');
   return {
-    magic: magic as 'ms10' | 'ms11', ...stripSpan(bounds), bones, bindPose, animations, surfaces,
+    ...ex, magic: magic as 'ms10' | 'ms11', ...stripSpan(bounds), bones, bindPose, animations, surfaces,
     $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length),
   };
 }
@@ -198,14 +201,14 @@ export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array
   const w = new BinaryWriter(1 << 16);
   const magic = doc.magic;
   w.string(magic);
-  Bounds.write(w, doc);
+  writeExact(Bounds, w, doc, doc, 'bounds');
   writeBones(w, doc.bones);
   writeCompact(w, doc.animations.length);
   for (const a of doc.animations) writeUString(w, a.name);
   writeCompact(w, doc.surfaces.length);
   for (const s of doc.surfaces) {
     writeUString(w, s.name);
-    Bounds.write(w, s);
+    writeExact(Bounds, w, s, s, 'bounds');
     writeCompact(w, s.morphTargets.length);
     for (const m of s.morphTargets) writeUString(w, m.name);
   }

@@ -10,6 +10,7 @@ import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { lz4Compress, lz4Decompress } from './lz4.ts';
 import { checkIndexRange, indexWidth, readBones, readMagic, readWeights, writeBones, writeWeights } from './mesh-io.ts';
+import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
 import { Bounds, type Mr02Surface, type UnigineMesh14, type UnigineMeshMr02, type UnigineSurface } from './schema.ts';
 
 /** LZ4 cannot expand data by more than 255x: a declared size beyond that is corrupt, not huge. */
@@ -64,7 +65,8 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
   const r = new BinaryReader(bytes);
   readMagic(r, 'ms14', 'magic');
   const version = r.u8();
-  const { $span: _b, ...bounds } = Bounds.read(r);
+  const ex: ExactKeeping = {};
+  const { $span: _b, ...bounds } = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
   const ns = r.within('surfaces', () => readCompactCount(r, 48, 'surface'));
   const surfaces: UnigineSurface[] = [];
@@ -77,14 +79,15 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
       const param1 = readCompactCount(r, 0, 'param1');
       const numCoordIndices = readCompactCount(r, 0, 'coordinate index');
       const numTriangleIndices = readCompactCount(r, 0, 'triangle index');
-      const { $span: _s, ...b } = Bounds.read(r);
+      const sx: ExactKeeping = {};
+      const { $span: _s, ...b } = readExact(Bounds, r, sx, 'bounds');
       const nm = readCompactCount(r, 2, 'morph target');
       const morphNames: string[] = [];
       for (let k = 0; k < nm; k++) morphNames.push(r.within(`morphTargets[${k}]`, () => readUString(r, 'morph target name')));
       const numVertices = readCompactCount(r, 0, 'vertex');
       headers.push({ numCoordIndices, numTriangleIndices, numVertices, morphNames });
       surfaces.push({
-        name, param0, param1, ...b, morphTargets: [], weightCounts: new Uint8Array(0), weightBones: new Int16Array(0), weightValues: new Uint16Array(0),
+        ...sx, name, param0, param1, ...b, morphTargets: [], weightCounts: new Uint8Array(0), weightBones: new Int16Array(0), weightValues: new Uint16Array(0),
         uv0: new Float32Array(0), uv1: new Float32Array(0), colors: new Uint8Array(0), coordIndices: new Uint32Array(0), triangleIndices: new Uint32Array(0),
         $span: [start, r.pos],
       });
@@ -121,7 +124,7 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
   readMagic(r, 'ms14', 'closing magic');
   r.expectEnd('mesh file');
   return {
-    magic: 'ms14', version, ...bounds, bones, bindPose, animations: [], surfaces, headerTail,
+    ...ex, magic: 'ms14', version, ...bounds, bones, bindPose, animations: [], surfaces, headerTail,
     $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length),
   };
 }
@@ -177,7 +180,7 @@ export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array
   const w = new BinaryWriter(1 << 16);
   w.string('ms14');
   w.u8(doc.version);
-  Bounds.write(w, doc);
+  writeExact(Bounds, w, doc, doc, 'bounds');
   writeBones(w, doc.bones);
   writeCompact(w, doc.surfaces.length);
   for (const s of doc.surfaces) {
@@ -186,7 +189,7 @@ export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array
     writeCompact(w, s.param1 ?? 0);
     writeCompact(w, s.coordIndices.length);
     writeCompact(w, s.triangleIndices.length);
-    Bounds.write(w, s);
+    writeExact(Bounds, w, s, s, 'bounds');
     writeCompact(w, s.morphTargets.length);
     for (const m of s.morphTargets) writeUString(w, m.name);
     writeCompact(w, (s.morphTargets[0]?.vertices.length ?? 0) / 3);

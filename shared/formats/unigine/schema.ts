@@ -5,6 +5,7 @@
  */
 import type { Span } from '../../binary/reader.ts';
 import type { RawKeeping } from '../../model/lossless.ts';
+import type { ExactKeeping } from '../grimrock/view-util.ts';
 import { f32, struct, vec3 } from '../../schema/schema.ts';
 
 export const Bounds = struct('Bounds', {
@@ -22,7 +23,7 @@ export const AnimBox = struct('AnimBox', {
   scaleSize: vec3.note('scale_size: scale box size'),
 });
 
-export interface BoundsFields {
+export interface BoundsFields extends ExactKeeping {
   boundMin: number[];
   boundMax: number[];
   boundCenter: number[];
@@ -46,7 +47,7 @@ export const FRAME_ROTATION_BIT = 0x08;
 export const FRAME_SCALE_MASK = 0x70;
 
 /** An animation clip: header name plus its frame stream. */
-export interface UnigineClip<T extends Float32Array | Uint16Array = Float32Array | Uint16Array> {
+export interface UnigineClip<T extends Float32Array | Uint16Array = Float32Array | Uint16Array> extends ExactKeeping {
   name: string;
   /** Indices of the bones taking part (short each). */
   bones: Int16Array;

@@ -45,10 +45,7 @@ export function describeInfo(file: string, label: string, info: FormatInfo, size
   rows.push(['bones', list(info.bones)]);
   rows.push(['animations', list(info.animations.map((a) => `${a.name || '(unnamed)'} (${plural(a.frames, 'frame')})`))]);
   const { format: _f, version: _v, bytes: _b, meshes: _m, materials: _ma, bones: _bo, animations: _a, ...extra } = info;
-  for (const [k, v] of Object.entries(extra)) {
-    const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : Array.isArray(v) && v.every((x) => typeof x !== 'object') ? list(v.map(String)) : JSON.stringify(v, jsonSafe);
-    rows.push([k, text.length > 200 ? `${text.slice(0, 199)}…` : text]);
-  }
+  for (const [k, v] of Object.entries(extra)) rows.push([k, describeValue(v)]);
   const w = Math.max(...rows.map(([k]) => k.length));
   const out = [file, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
   if (info.meshes.length) {
@@ -59,9 +56,46 @@ export function describeInfo(file: string, label: string, info: FormatInfo, size
   return out;
 }
 
-/** `3: a, b, c` with long lists cut, `none` when empty. */
+/** Room for a value on one line, so the summary stays readable in an ordinary terminal. */
+const BUDGET = 100;
+
+const isPlain = (x: unknown): x is string | number | boolean | bigint => ['string', 'number', 'boolean', 'bigint'].includes(typeof x);
+
+/**
+ * A format's extra info value on one line: plain values as they are, lists of names as a list,
+ * small records as `key value` pairs, anything bigger as a count (`info --json` has it all).
+ */
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (isPlain(v)) return clipText(String(v));
+  if (Array.isArray(v)) {
+    if (v.every(isPlain)) return list(v.map(String));
+    if (v.every((x) => x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string')) return list(v.map((x) => (x as { name: string }).name));
+    return `${v.length} (see --json)`;
+  }
+  if (typeof v === 'object' && !ArrayBuffer.isView(v)) {
+    const entries = Object.entries(v);
+    if (entries.every(([, x]) => isPlain(x))) return clipText(entries.map(([k, x]) => `${k} ${String(x)}`).join(', '));
+  }
+  return clipText(JSON.stringify(v, jsonSafe) ?? '');
+}
+
+function clipText(s: string): string {
+  return s.length > BUDGET ? `${s.slice(0, BUDGET - 1)}…` : s;
+}
+
+/** `3: a, b, c`, cut to the line budget with a count of the rest; `none` when empty. */
 function list(items: readonly string[]): string {
   if (items.length === 0) return 'none';
-  const shown = items.slice(0, 12).map((s) => s || '(unnamed)').join(', ');
-  return `${items.length}: ${shown}${items.length > 12 ? `, … (${items.length - 12} more)` : ''}`;
+  const head = `${items.length}: `;
+  let text = '';
+  let shown = 0;
+  for (const item of items) {
+    const next = (shown ? ', ' : '') + (item || '(unnamed)');
+    // Always show at least one item, however long.
+    if (shown > 0 && head.length + text.length + next.length > BUDGET) break;
+    text += next;
+    shown++;
+  }
+  return `${head}${text}${shown < items.length ? `, … (${items.length - shown} more)` : ''}`;
 }

@@ -22,6 +22,13 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
       'a chunk whose id a mutation made unknown decodes, keeps its payload only in $raw, and encode({ reuseRaw: false }) throws "chunk X has no data to write"',
   },
   {
+    id: 'lodka-shininess-field-encode',
+    format: 'lodka-lod',
+    pattern: /^lodka-lod\|encode-crash\|EncodeError\|.*writeMaterials /,
+    summary:
+      'a material whose shininess byte a mutation set above 128 decodes, but encode({ reuseRaw: false }) refuses it ("shininess must be at most 128"): tolerant reading, field encoder stricter than the decoder',
+  },
+  {
     id: 'unigine-anim-offset-past-end',
     format: 'unigine-anim',
     pattern: /^unigine-anim\|bad-error\|/,

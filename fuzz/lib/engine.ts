@@ -5,7 +5,7 @@
  * failure, grouped by signature, shrunk, and (when a folder is given) saved as a regression input.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mutate, type Mutant, type Seed } from './mutate.ts';
 import { FuzzPool } from './pool.ts';
@@ -128,6 +128,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
     ...(opts.preload ? { preload: opts.preload } : {}),
   });
   const findings = new Map<string, Finding>();
+  // Failures already saved (by an earlier run) are counted but not saved or shrunk again.
+  const alreadySaved = opts.saveDir ? savedSignatures(opts.saveDir) : new Set<string>();
   const t0 = performance.now();
   let next = 0;
   let lastProgress = t0;
@@ -156,6 +158,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
       seedName: seed.name, mutation: `${mutant.kind}: ${mutant.desc}`, input: i, bytes: mutant.bytes, hits: 1,
     };
     findings.set(sig, f);
+    if (alreadySaved.has(sig)) return;
     if (opts.minimize !== false) f.bytes = await shrink(f.bytes, (b) => request(-1, seed.format, b).then((x) => signatureOf(seed.format, x) === sig), r.outcome === 'hang' ? 4 : 48);
     if (opts.saveDir) save(opts.saveDir, f, opts.seed);
   };
@@ -206,6 +209,21 @@ export async function shrink(bytes: Uint8Array, stillFails: (b: Uint8Array) => P
     }
   }
   return cur;
+}
+
+/** Signatures of the notes already in a crash folder. */
+export function savedSignatures(dir: string): Set<string> {
+  const out = new Set<string>();
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    try {
+      const sig = (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { signature?: unknown }).signature;
+      if (typeof sig === 'string') out.add(sig);
+    } catch {
+      // A note that does not parse is left for a person to look at.
+    }
+  }
+  return out;
 }
 
 function save(dir: string, f: Finding, fuzzSeed: number): void {

@@ -67,13 +67,32 @@ function uvOf(doc: OdolDocument, lod: OdolLod, n: number): Float32Array[] {
   });
 }
 
-function triangles(sizes: Uint8Array, idx: ArrayLike<number>, from: number, to: number, first: Uint32Array, out: number[]): void {
+/** A growable triangle index list (a plain array is slow past a million entries). */
+class Indices {
+  data: Uint32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.data = new Uint32Array(Math.max(3, capacity));
+  }
+  push3(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = a;
+    this.data[this.length++] = b;
+    this.data[this.length++] = c;
+  }
+}
+
+function triangles(sizes: Uint8Array, idx: ArrayLike<number>, from: number, to: number, first: Uint32Array, out: Indices): void {
   for (let f = from; f < to; f++) {
     const c = sizes[f]!;
     const k = first[f]!;
     // Reversed winding for the handedness change; a quad splits along its 0-2 diagonal.
-    out.push(idx[k]!, idx[k + 2]!, idx[k + 1]!);
-    if (c === 4) out.push(idx[k]!, idx[k + 3]!, idx[k + 2]!);
+    out.push3(idx[k]!, idx[k + 2]!, idx[k + 1]!);
+    if (c === 4) out.push3(idx[k]!, idx[k + 3]!, idx[k + 2]!);
   }
 }
 
@@ -88,19 +107,20 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
   const positions = new Float32Array(n * 3);
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < n; i++) {
-    const p = [pos[i * 3]!, pos[i * 3 + 1]!, -pos[i * 3 + 2]!];
-    for (let k = 0; k < 3; k++) {
-      positions[i * 3 + k] = p[k]!;
-      if (p[k]! < min[k]!) min[k] = p[k]!;
-      if (p[k]! > max[k]!) max[k] = p[k]!;
-    }
+  for (let i = 0; i < n * 3; i++) {
+    const k = i % 3;
+    const x = k === 2 ? -pos[i]! : pos[i]!;
+    positions[i] = x;
+    if (x < min[k]!) min[k] = x;
+    if (x > max[k]!) max[k] = x;
   }
   const sizes = lod.faces.sizes;
   const first = new Uint32Array(sizes.length);
   for (let f = 1; f < sizes.length; f++) first[f] = first[f - 1]! + sizes[f - 1]!;
   const mesh: SceneMesh = { name, positions, uvs: [], indices: new Uint32Array(0), groups: [], source: ['lods', li] };
-  const indices: number[] = [];
+  let triCount = 0;
+  for (let f = 0; f < sizes.length; f++) triCount += sizes[f]! - 2;
+  const indices = new Indices(triCount * 3);
   const materials: SceneMaterial[] = [];
   const matKey = new Map<string, number>();
   const material = (texture: string, mat: string, source: (string | number)[]): number => {
@@ -190,7 +210,7 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
       }
     }
   }
-  mesh.indices = Uint32Array.from(indices);
+  mesh.indices = indices.data.slice(0, indices.length);
   scene.meshes.push(mesh);
   scene.materials = materials;
   scene.nodes.push({ name, parent: -1, matrix: [...IDENTITY], mesh: 0, source: ['lods', li] });

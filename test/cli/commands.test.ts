@@ -124,7 +124,7 @@ describe('toy format (exit 1 paths, exact reporting)', () => {
   it('validate prints severity, node path and offset, exit 1 on errors', async () => {
     const r = await run(['validate', invalid]);
     expect(r.code).toBe(1);
-    expect(r.out.split('\n')[0]).toBe('error    values[0]  @0x8  value 0xDEAD is not allowed');
+    expect(r.out.split('\n')[0]).toBe('error    values[0]  @0x8       value 0xDEAD is not allowed');
     expect(r.out).toContain('1 error, 0 warnings');
     const j = JSON.parse((await run(['validate', '--json', invalid])).out);
     expect(j).toMatchObject({ format: 'toy', errors: 1, warnings: 0 });

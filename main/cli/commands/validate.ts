@@ -18,7 +18,9 @@ export async function runValidate(file: string, opts: ValidateOptions, io: CliIO
     const out = { file, format: codec.id, errors, warnings, problems: problems.map(({ severity, message, where, offset, path }) => ({ severity, where, offset, message, path })) };
     await writeLines(io.stdout, [JSON.stringify(out, null, 2)]);
   } else {
-    const lines = problems.map(formatProblem);
+    // Paths padded to a common width (within reason) so offsets and messages line up.
+    const width = Math.min(60, Math.max(0, ...problems.map((p) => (p.where || '(file root)').length)));
+    const lines = problems.map((p) => formatProblem(p, width));
     const infos = problems.length - errors - warnings;
     lines.push(problems.length === 0 ? `${file}: no problems found` : `${file}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}`);
     await writeLines(io.stdout, lines);
@@ -27,7 +29,7 @@ export async function runValidate(file: string, opts: ValidateOptions, io: CliIO
 }
 
 /** `error    LOD1/MSL1/MSH1[2]  @0x1a2b  message`: severity, node path, offset, message. */
-export function formatProblem(p: Problem): string {
+export function formatProblem(p: Problem, pathWidth = 0): string {
   const at = p.offset !== undefined ? `@0x${p.offset.toString(16)}` : '@-';
-  return `${p.severity.padEnd(7)}  ${p.where || '(file root)'}  ${at}  ${p.message}`;
+  return `${p.severity.padEnd(7)}  ${(p.where || '(file root)').padEnd(pathWidth)}  ${at.padEnd(9)}  ${p.message}`;
 }

@@ -193,6 +193,21 @@ describe('LODka encode errors', () => {
     }
   });
 
+  it('writes unknown-chunk bytes even when the global Uint8Array was swapped for a subclass', () => {
+    // An allocation meter replaces the typed-array globals; views of the input keep the original
+    // class, so the encoder must not rely on instanceof for them.
+    const bytes = lodkaCodec.encode(lodDocument([{ id: 'USR1', size: 0, count: 3, data: Uint8Array.from([7, 8, 9]) } as never]));
+    const g = globalThis as { Uint8Array: typeof Uint8Array };
+    const Original = g.Uint8Array;
+    g.Uint8Array = class Uint8Array extends Original {} as typeof Uint8Array;
+    try {
+      const doc = lodkaCodec.decode(bytes);
+      expect(Array.from(lodkaCodec.encode(doc, { reuseRaw: false }))).toEqual(Array.from(bytes));
+    } finally {
+      g.Uint8Array = Original;
+    }
+  });
+
   it('refuses an index too wide for the width its array count implies', () => {
     const doc = fresh();
     const cmd = { op: 'set' as const, path: [...pathOf(doc, 'MSH1', 1), 'faceGroups', 0, 'vertexIndex'], value: Uint32Array.from([0, 1, 300]) };

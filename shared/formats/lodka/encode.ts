@@ -140,8 +140,9 @@ function writeLeaf(w: BinaryWriter, c: LodChunk, ctx: Ctx): number {
     }
     default: {
       const u = c as UnknownChunk;
-      if (!(u.data instanceof Uint8Array)) fail(ctx, `chunk ${c.id} has no data to write`);
-      w.bytes(u.data);
+      // isView, not instanceof: a Uint8Array from another realm or a subclassed global is still bytes.
+      if (!ArrayBuffer.isView(u.data)) fail(ctx, `chunk ${c.id} has no data to write`);
+      w.bytes(new Uint8Array(u.data.buffer, u.data.byteOffset, u.data.byteLength));
       return u.count;
     }
   }

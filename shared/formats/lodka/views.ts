@@ -288,7 +288,7 @@ export function inspectLod(doc: LodDocument, path: NodePath): Inspection | undef
     const fields: InspectField[] = [];
     for (const [k, v] of Object.entries(n)) {
       if (k.startsWith('$')) continue;
-      const kind: FieldKind = typeof v === 'string' ? 'string' : typeof v === 'number' ? 'i32' : v instanceof Uint8Array ? 'bytes' : 'array';
+      const kind: FieldKind = typeof v === 'string' ? 'string' : typeof v === 'number' ? 'i32' : Object.prototype.toString.call(v) === '[object Uint8Array]' ? 'bytes' : 'array';
       const f: InspectField = { name: k, kind, path: [...path, k], value: jsonValue(v) };
       if (kind === 'array' || kind === 'bytes') f.readonly = true;
       if (/^(textureOptionSize|textureDataSize|shaderSize)$/.test(k)) { f.readonly = true; f.note = 'Computed when saving'; }

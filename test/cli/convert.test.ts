@@ -106,6 +106,14 @@ describe.skipIf(all.length === 0)('convert to .gltf', () => {
     expect((await gltfErrors(new TextEncoder().encode(text))).errors).toEqual([]);
   });
 
+  it('names the output when it cannot be written', async () => {
+    const model = all.find((s) => !ANIMATION_FORMATS.includes(s.codec.id));
+    if (!model) return;
+    const r = await cli(['convert', model.file, 'missing-folder/x.glb']);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('lodsmith: missing-folder/x.glb: no such file or directory');
+  });
+
   it('refuses an animation file that does not decode, naming it', async () => {
     const model = all.find((s) => !ANIMATION_FORMATS.includes(s.codec.id));
     if (!model) return;

@@ -34,7 +34,12 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   }
   const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith' });
   const bytes = ext === '.glb' ? await writeGlb(document) : await writeGltfEmbedded(document);
-  await writeAtomically(resolve(io.cwd, output), bytes);
+  try {
+    await writeAtomically(resolve(io.cwd, output), bytes);
+  } catch (e) {
+    // A write failure is about the output, not the model it came from.
+    throw new FileError(output, e);
+  }
   if (!opts.quiet) {
     const root = document.getRoot();
     await writeLines(io.stderr, warnings.map((w) => `warning: ${w}`));

@@ -91,6 +91,37 @@ describe('ODOL v7 (Operation Flashpoint)', () => {
     expect(back.lods[0]!.proxies[0]!.translation).toEqual([5, 6, 7]);
   });
 
+  it('keeps bytes it cannot place: a LOD tail, gaps between LODs, a trailer before v60', () => {
+    const doc = buildOdolDocument({ version: 50, lods: 2, size: 2 });
+    doc.lods[0]!.tail = Uint8Array.of(1, 2, 3);
+    doc.gaps = [Uint8Array.of(9, 9), new Uint8Array(0)];
+    doc.trailer = Uint8Array.of(7, 7, 7, 7);
+    const bytes = encode(doc);
+    const back = decode(bytes) as OdolV4xDocument;
+    expect(Array.from(back.lods[0]!.tail!)).toEqual([1, 2, 3]);
+    expect(back.gaps!.map((g) => Array.from(g))).toEqual([[9, 9], []]);
+    expect(Array.from(back.trailer)).toEqual([7, 7, 7, 7]);
+    expect(strict(bytes)).toEqual(bytes);
+  });
+
+  it('a v60+ trailer that is not PhysX data stays raw', () => {
+    const doc = buildOdolDocument({ version: 73, lods: 1, size: 2 });
+    delete doc.physx;
+    doc.trailer = Uint8Array.of(1, 2, 3, 4, 5);
+    const back = decode(encode(doc)) as OdolV4xDocument;
+    expect(back.physx).toBeUndefined();
+    expect(Array.from(back.trailer)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('refuses list edits that would tear the LOD tables apart, and warns about unknown resolutions', () => {
+    const doc = buildOdolDocument({ version: 73, lods: 2, size: 2 });
+    expect(odolCodec.checkEdit!(doc, { op: 'remove', path: ['lods', 1] })).toBeTruthy();
+    expect(odolCodec.checkEdit!(doc, { op: 'move', path: ['lods'], from: 0, to: 1 })).toBeTruthy();
+    expect(odolCodec.checkEdit!(doc, { op: 'remove', path: ['lods', 0, 'namedProperties', 0] })).toBeUndefined();
+    doc.lods[1]!.resolution = 5e20;
+    expect(odolCodec.validate(doc).some((p) => p.severity === 'warning' && /names no known LOD/.test(p.message))).toBe(true);
+  });
+
   it('keeps a stored UV set count of 0 (the wiki: written as 0, meaning 1)', () => {
     const doc = buildOdolDocument({ version: 48, lods: 1, size: 2 });
     doc.lods[0]!.uvSetCountZero = 1;

@@ -121,7 +121,13 @@ export function checkOdolEdit(doc: OdolDocument, cmd: EditCommand): string | und
     }
     return undefined;
   }
-  if (cmd.op !== 'set') return undefined;
+  if (cmd.op !== 'set') {
+    // LODs live in several parallel tables (resolutions, offsets, face defaults, ModelInfo LOD
+    // indices): a bare list edit would tear them apart.
+    const list = cmd.op === 'remove' ? cmd.path.slice(0, -1) : cmd.path;
+    if (list.length === 1 && (list[0] === 'lods' || list[0] === 'lodInfo')) return 'LODs cannot be added, removed or reordered by a list edit';
+    return undefined;
+  }
   const p = cmd.path;
   const key = p[p.length - 1];
   const shape = p.map((k) => (typeof k === 'number' ? '#' : k)).join('/');

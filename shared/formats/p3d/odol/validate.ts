@@ -82,6 +82,7 @@ export function validateOdol(doc: OdolDocument): Problem[] {
     const prev = seen.get(l.resolution);
     if (prev !== undefined) out.push({ severity: 'error', message: `LOD ${i} repeats resolution ${resolutionName(l.resolution)} of LOD ${prev}`, where: `lods[${i}]`, path: ['lods', i, 'resolution'] });
     seen.set(l.resolution, i);
+    if (resolutionKind(l.resolution) === 'unknown') out.push({ severity: 'warning', message: `LOD ${i} has resolution ${l.resolution}, which names no known LOD`, where: `lods[${i}]`, path: ['lods', i, 'resolution'] });
     checkLod(doc, l, i, out);
   });
   if (doc.version !== 7) {

@@ -136,6 +136,11 @@ describe('MLOD codec on generated files', () => {
     expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 1, 'faces', 'textures', 0], value: 'x'.repeat(33) })).toMatch(/32 bytes/);
     expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'tags', 0, 'points'], value: new Uint8Array(3) })).toMatch(/needs 8 bytes/);
     expect(checkMlodEdit(doc, setPropertyCommand(doc, 0, 'lodnoshadow', '1'))).toBeUndefined();
+    expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'signature'], value: 'SP3X' })).toMatch(/fixed/);
+    expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'tags', 0, 'points', 2], value: 300 })).toMatch(/0 to 255/);
+    expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'tags', 0, 'points', 2], value: 7 })).toBeUndefined();
+    expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'faces', 'pointIndex', 0], value: -1 })).toMatch(/whole number/);
+    expect(checkMlodEdit(doc, { op: 'set', path: ['lods', 0, 'points', 99], value: 1 })).toMatch(/no such element/);
   });
 
   it('rejects garbage with DecodeErrors only', () => {

@@ -3,7 +3,7 @@
  * service applies and can undo; `checkMlodEdit` refuses edits that would make an invalid file.
  */
 import type { EditCommand } from '../../../model/commands.ts';
-import type { NodePath } from '../../../model/path.ts';
+import { getAt, type NodePath } from '../../../model/path.ts';
 import { parseResolutionName, resolutionName } from '../resolution.ts';
 import {
   END_OF_FILE, isSpecialTagName, weightByte,
@@ -203,6 +203,10 @@ export function blankLod(resolution: number): MlodLod {
 
 const TEXT_FIELDS = new Set(['key', 'value']);
 
+function isU32(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}
+
 /** Refuses edits that would break the file (returns the reason). */
 export function checkMlodEdit(doc: MlodDocument, cmd: EditCommand): string | undefined {
   if (cmd.op === 'batch') {
@@ -234,6 +238,18 @@ export function checkMlodEdit(doc: MlodDocument, cmd: EditCommand): string | und
   const last = p[p.length - 1];
   const v = cmd.value;
   if (last === 'resolution') return typeof v === 'number' && Number.isFinite(v) ? undefined : 'resolution must be a number';
+  if (p.length === 3 && (last === 'signature' || last === 'headerSize')) return `${last} is fixed (converting between P3DM and SP3X is not supported)`;
+  if (p.length === 3 && (last === 'version' || last === 'flags')) return isU32(v) ? undefined : `${last} must be a whole number from 0 to 4294967295`;
+  // One element of a bulk array (a point coordinate, a face index, a selection weight...).
+  if (typeof last === 'number') {
+    const parent = getAt(doc, p.slice(0, -1));
+    if (ArrayBuffer.isView(parent) && !(parent instanceof DataView)) {
+      if (typeof v !== 'number' || last < 0 || last >= (parent as unknown as ArrayLike<number>).length) return 'no such element';
+      if (parent instanceof Float32Array) return Number.isFinite(v) || Number.isNaN(v) ? undefined : 'must be a number';
+      if (parent instanceof Uint8Array) return Number.isInteger(v) && v >= 0 && v <= 255 ? undefined : 'must be a whole number from 0 to 255';
+      if (parent instanceof Uint32Array) return isU32(v) ? undefined : 'must be a whole number from 0 to 4294967295';
+    }
+  }
   if (p[2] === 'faces' && (p[3] === 'textures' || p[3] === 'materials') && p.length === 5) {
     if (typeof v !== 'string') return 'paths are text';
     if (v.includes('\0')) return 'paths must not contain NUL';

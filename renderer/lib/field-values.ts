@@ -161,6 +161,11 @@ export function summarize(v: unknown): string {
   if (typeof v === 'string') return v.length > 120 ? `${v.slice(0, 120)}…` : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return v.length <= 8 ? `[${v.map((x) => summarize(x)).join(', ')}]` : `${v.length} items`;
+  if (typeof v === 'object') {
+    // Nested records: name their keys so the row says what is inside.
+    const keys = Object.keys(v).filter((k) => !k.startsWith('$'));
+    if (keys.length > 4 || JSON.stringify(v).length > 120) return `{ ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? `, … ${keys.length - 4} more` : ''} }`;
+  }
   try {
     const s = JSON.stringify(v);
     return s.length > 120 ? `${s.slice(0, 120)}…` : s;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lodkaFixtures, normalizeLod } from '../../scripts/fixtures/lodka.ts';
+import { buildLargeLodka, lodkaFixtures, normalizeLod } from '../../scripts/fixtures/lodka.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import type { LodDocument, Msh1Chunk, Skl1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { chunksOf } from '../../shared/formats/lodka/views.ts';
@@ -74,5 +74,21 @@ describe('LODka fixtures built from code', () => {
     const scene = lodkaCodec.toScene(doc);
     const ground = scene.materials.find((m) => m.name === 'ground')!;
     expect(ground.textureData && Array.from(ground.textureData.subarray(1, 4))).toEqual([0x50, 0x4e, 0x47]);
+  });
+
+  it('builds the large benchmark file at any size (checked small here)', () => {
+    for (const [sets, boneWeights] of [[2, true], [1, false]] as const) {
+      const bytes = buildLargeLodka({ triangles: 5000, textureSets: sets, boneWeights });
+      const doc = expectRoundTrip(lodkaCodec, bytes, 'large.lod') as LodDocument;
+      const info = lodkaCodec.info(doc, bytes.length);
+      expect(info.meshes[0]!.triangles).toBeGreaterThanOrEqual(5000);
+      const m = chunksOf<Msh1Chunk>(doc, 'MSH1')[0]!;
+      expect(m.meshTxCrd.length).toBe(sets);
+      expect(m.pntBnWeightType).toBe(boneWeights ? 1 : 0);
+      expect(lodkaCodec.validate(doc).filter((p) => p.severity === 'error')).toEqual([]);
+      const scene = lodkaCodec.toScene(doc);
+      expect(scene.meshes[0]!.indices.length).toBe(info.meshes[0]!.triangles * 3);
+      expect(scene.meshes[0]!.skin).toBeDefined();
+    }
   });
 });

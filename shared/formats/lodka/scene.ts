@@ -165,28 +165,62 @@ function buildClip(a: Anm1Chunk, bones: number, path: NodePath): AnimationClip {
 
 // ---- meshes ----
 
-/** Per original vertex: up to 4 (bone index, weight) pairs from PntBnAssoc or weight records. */
-function vertexInfluences(m: Msh1Chunk, bones: number): [number, number][][] | undefined {
+/**
+ * Per original vertex: the four strongest (bone index, weight) pairs, normalised, from the weight
+ * records or PntBnAssoc; undefined when the mesh has no skinning.
+ */
+function vertexSkin(m: Msh1Chunk, bones: number): { joints: Uint16Array; weights: Float32Array } | undefined {
   const nv = m.meshPointsPos.length / 3;
-  if (bones === 0) return undefined;
+  if (bones === 0 || nv === 0) return undefined;
+  const joints = new Uint16Array(nv * 4);
+  const weights = new Float32Array(nv * 4);
   if (m.pntBnWeightType === 1 && m.weightBoneIds && m.weights && m.weightBoneIds.length > 0) {
     const next = weightNextBit(bones);
     const per = Math.max(1, m.bonesPerVertix ?? 1);
-    const out: [number, number][][] = Array.from({ length: nv }, () => []);
+    const counts = new Uint8Array(nv);
     let v = 0;
     let k = 0;
     for (let i = 0; i < m.weightBoneIds.length && v < nv; i++) {
       const id = m.weightBoneIds[i]!;
-      out[v]!.push([id & (next - 1), m.weights[i]!]);
+      const bone = id & (next - 1);
+      const w = m.weights[i]!;
+      if (bone < bones && w > 0) {
+        // Keep the four strongest: replace the weakest slot when full.
+        const o = v * 4;
+        let slot = counts[v]!;
+        if (slot < 4) counts[v] = slot + 1;
+        else {
+          slot = 0;
+          for (let j = 1; j < 4; j++) if (weights[o + j]! < weights[o + slot]!) slot = j;
+          if (weights[o + slot]! >= w) slot = -1;
+        }
+        if (slot >= 0) {
+          joints[o + slot] = bone;
+          weights[o + slot] = w;
+        }
+      }
       k++;
       if (id & next || k >= per) {
         v++;
         k = 0;
       }
     }
-    return out;
+    for (let u = 0; u < nv; u++) {
+      const o = u * 4;
+      const sum = weights[o]! + weights[o + 1]! + weights[o + 2]! + weights[o + 3]!;
+      if (sum > 0) for (let j = 0; j < 4; j++) weights[o + j] = weights[o + j]! / sum;
+      else weights[o] = 1;
+    }
+    return { joints, weights };
   }
-  if (m.pntBnAssoc.length === nv && nv > 0) return Array.from(m.pntBnAssoc, (b) => [[b, 1]] as [number, number][]);
+  if (m.pntBnAssoc.length === nv) {
+    for (let u = 0; u < nv; u++) {
+      const b = m.pntBnAssoc[u]!;
+      joints[u * 4] = b < bones ? b : 0;
+      weights[u * 4] = 1;
+    }
+    return { joints, weights };
+  }
   return undefined;
 }
 
@@ -217,96 +251,130 @@ function smoothNormals(m: Msh1Chunk): Float32Array {
   return acc;
 }
 
+/** An Int32Array that doubles when full. */
+class GrowI32 {
+  a: Int32Array;
+  n = 0;
+  constructor(cap: number) {
+    this.a = new Int32Array(Math.max(16, cap));
+  }
+  push(x: number): void {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = x;
+  }
+}
+
 /**
  * Unwelds one MSH1 into a GPU-ready mesh. `materialOf` maps a face material name to a scene
- * material index (a fallback material is created by the caller for unknown names).
+ * material index (the caller creates a fallback material for unknown names).
+ *
+ * Each distinct combination of (vertex, normal, texture indices) used by a corner becomes one
+ * scene vertex. Combinations are found through a chain per source vertex (usually 1 to 4 long),
+ * so the work is linear in the corner count and needs no hashing.
  */
-export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, bones: number, path: NodePath): SceneMesh {
+export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, bones: number, path: NodePath): SceneMesh & { originalVertex: Uint32Array } {
   const nv = m.meshPointsPos.length / 3;
   const nn = m.meshNormals.length / 3;
   const sets = m.meshTxCrd.length;
+  const tcount = m.meshTxCrd.map((t) => Math.floor(t.length / 2));
   const computed = nn === 0 ? smoothNormals(m) : undefined;
-  const influences = vertexInfluences(m, bones);
-  // Corner key: a number when the index space fits in 2^53 (fast), else a string.
-  const radix = [nv + 1, nn + 1, ...m.meshTxCrd.map((t) => Math.floor(t.length / 2) + 1)];
-  const numeric = radix.reduce((a, b) => a * b, 1) < Number.MAX_SAFE_INTEGER;
-  const key = new Map<number | string, number>();
-  const pos: number[] = [];
-  const nrm: number[] = [];
-  const uvs: number[][] = Array.from({ length: sets }, () => []);
-  const orig: number[] = [];
-  // Face groups ordered by material so each material is one contiguous group.
+  // Unique combinations: source vertex, normal (-1: none), texture index per set (-1: none).
+  const head = new Int32Array(nv).fill(-1);
+  const next = new GrowI32(nv);
+  const repV = new GrowI32(nv);
+  const repN = new GrowI32(nv);
+  const repT = Array.from({ length: sets }, () => new GrowI32(nv));
   const order = m.faceGroups.map((g, i) => ({ g, i, mat: materialOf(g.faceMatNames[0] ?? '') })).sort((a, b) => a.mat - b.mat || a.i - b.i);
-  const indices: number[] = [];
+  const total = m.faceGroups.reduce((s, g) => s + g.vertexIndex.length, 0);
+  const out = new Uint32Array(total);
+  let o = 0;
   const groups: SceneMesh['groups'] = [];
+  const tex = new Int32Array(sets);
   for (const { g, mat } of order) {
-    const start = indices.length;
+    const start = o;
     const corners = g.vertexIndex.length - (g.vertexIndex.length % 3);
-    for (let c = 0; c < corners; c++) {
-      const v = g.vertexIndex[c]!;
-      if (v >= nv) continue;
-      const n = g.normalIndex && g.normalIndex[c]! < nn ? g.normalIndex[c]! : -1;
-      let k: number | string;
-      if (numeric) {
-        k = v * radix[1]! + n + 1;
+    for (let c = 0; c < corners; c += 3) {
+      // A triangle with a corner out of range is dropped whole.
+      if (g.vertexIndex[c]! >= nv || g.vertexIndex[c + 1]! >= nv || g.vertexIndex[c + 2]! >= nv) continue;
+      for (let k = c; k < c + 3; k++) {
+        const v = g.vertexIndex[k]!;
+        const ni = g.normalIndex?.[k];
+        const n = ni !== undefined && ni < nn ? ni : -1;
         for (let t = 0; t < sets; t++) {
-          const ti = g.txCrdsInd[t]?.[c];
-          k = k * radix[2 + t]! + (ti !== undefined && ti < radix[2 + t]! - 1 ? ti + 1 : 0);
+          const ti = g.txCrdsInd[t]?.[k];
+          tex[t] = ti !== undefined && ti < tcount[t]! ? ti : -1;
         }
-      } else {
-        k = `${v}/${n}`;
-        for (let t = 0; t < sets; t++) k += `/${g.txCrdsInd[t]?.[c] ?? -1}`;
-      }
-      let idx = key.get(k);
-      if (idx === undefined) {
-        idx = pos.length / 3;
-        key.set(k, idx);
-        pos.push(m.meshPointsPos[v * 3]!, m.meshPointsPos[v * 3 + 1]!, m.meshPointsPos[v * 3 + 2]!);
-        if (n >= 0) nrm.push(m.meshNormals[n * 3]!, m.meshNormals[n * 3 + 1]!, m.meshNormals[n * 3 + 2]!);
-        else if (computed) nrm.push(computed[v * 3]!, computed[v * 3 + 1]!, computed[v * 3 + 2]!);
-        else nrm.push(0, 0, 1);
-        for (let t = 0; t < sets; t++) {
-          const ti = g.txCrdsInd[t]?.[c];
-          const tc = m.meshTxCrd[t]!;
-          if (ti !== undefined && ti * 2 + 1 < tc.length) uvs[t]!.push(tc[ti * 2]!, tc[ti * 2 + 1]!);
-          else uvs[t]!.push(0, 0);
+        let id = head[v]!;
+        while (id >= 0) {
+          let same = repN.a[id] === n;
+          for (let t = 0; same && t < sets; t++) same = repT[t]!.a[id] === tex[t];
+          if (same) break;
+          id = next.a[id]!;
         }
-        orig.push(v);
+        if (id < 0) {
+          id = repV.n;
+          repV.push(v);
+          repN.push(n);
+          for (let t = 0; t < sets; t++) repT[t]!.push(tex[t]!);
+          next.push(head[v]!);
+          head[v] = id;
+        }
+        out[o++] = id;
       }
-      indices.push(idx);
     }
-    // Drop a partial triangle that an out-of-range corner may have left.
-    indices.length -= (indices.length - start) % 3;
-    const count = indices.length - start;
+    const count = o - start;
     if (count === 0) continue;
     const last = groups[groups.length - 1];
     if (last && last.material === mat && last.start + last.count === start) last.count += count;
     else groups.push({ start, count, material: mat });
   }
-  const mesh: SceneMesh = {
-    name: m.meshName,
-    positions: new Float32Array(pos),
-    normals: new Float32Array(nrm),
-    uvs: uvs.map((u) => new Float32Array(u)),
-    indices: new Uint32Array(indices),
-    groups,
-    source: path,
+  const nu = repV.n;
+  const positions = new Float32Array(nu * 3);
+  const normals = new Float32Array(nu * 3);
+  const uvs = Array.from({ length: sets }, () => new Float32Array(nu * 2));
+  const P = m.meshPointsPos;
+  const N = m.meshNormals;
+  for (let i = 0; i < nu; i++) {
+    const v = repV.a[i]!;
+    positions[i * 3] = P[v * 3]!;
+    positions[i * 3 + 1] = P[v * 3 + 1]!;
+    positions[i * 3 + 2] = P[v * 3 + 2]!;
+    const n = repN.a[i]!;
+    const src = n >= 0 ? N : computed;
+    const at = n >= 0 ? n : v;
+    if (src) {
+      normals[i * 3] = src[at * 3]!;
+      normals[i * 3 + 1] = src[at * 3 + 1]!;
+      normals[i * 3 + 2] = src[at * 3 + 2]!;
+    } else normals[i * 3 + 2] = 1;
+    for (let t = 0; t < sets; t++) {
+      const ti = repT[t]!.a[i]!;
+      if (ti >= 0) {
+        uvs[t]![i * 2] = m.meshTxCrd[t]![ti * 2]!;
+        uvs[t]![i * 2 + 1] = m.meshTxCrd[t]![ti * 2 + 1]!;
+      }
+    }
+  }
+  const mesh: SceneMesh & { originalVertex: Uint32Array } = {
+    name: m.meshName, positions, normals, uvs, indices: out.subarray(0, o).slice(), groups, source: path,
+    originalVertex: Uint32Array.from(repV.a.subarray(0, nu)),
   };
-  if (influences) {
-    const joints = new Uint16Array(orig.length * 4);
-    const weights = new Float32Array(orig.length * 4);
-    orig.forEach((v, i) => {
-      const inf = [...(influences[v] ?? [])].filter(([b]) => b < bones).sort((a, b) => b[1] - a[1]).slice(0, 4);
-      const sum = inf.reduce((s, [, w]) => s + w, 0) || 1;
-      inf.forEach(([b, w], j) => {
-        joints[i * 4 + j] = b;
-        weights[i * 4 + j] = w / sum;
-      });
-      if (inf.length === 0) weights[i * 4] = 1;
-    });
+  const skin = vertexSkin(m, bones);
+  if (skin) {
+    const joints = new Uint16Array(nu * 4);
+    const weights = new Float32Array(nu * 4);
+    for (let i = 0; i < nu; i++) {
+      const v = repV.a[i]!;
+      joints.set(skin.joints.subarray(v * 4, v * 4 + 4), i * 4);
+      weights.set(skin.weights.subarray(v * 4, v * 4 + 4), i * 4);
+    }
     mesh.skin = { joints, weights };
   }
-  return Object.assign(mesh, { originalVertex: Uint32Array.from(orig) });
+  return mesh;
 }
 
 /** True when item i's parent exists and following parents from it never comes back to i (no cycle). */
@@ -349,7 +417,7 @@ export function lodToScene(doc: LodDocument): Scene {
   const meshChunks = found.filter((f) => f.chunk.id === 'MSH1');
   for (const { chunk, path } of meshChunks) {
     const m = chunk as Msh1Chunk;
-    const mesh = meshToScene(m, materialOf, boneCount, path);
+    const mesh: SceneMesh & { originalVertex?: Uint32Array } = meshToScene(m, materialOf, boneCount, path);
     scene.nodes.push({ name: m.meshName, parent: -1, matrix: [...IDENTITY], mesh: scene.meshes.length, visible: m.isMeshVisible !== 0, source: path });
     scene.meshes.push(mesh);
   }

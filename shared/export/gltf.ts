@@ -13,8 +13,8 @@
  * drop their key. The Khronos validator must find no errors in what this writes.
  */
 import { Document, WebIO, type Accessor, type Material, type Mesh, type Node as GltfNode, type Primitive, type Texture } from '@gltf-transform/core';
-import type { AnimationClip, AnimationTrack, Scene, SceneMaterial, SceneMesh } from '../scene/scene.ts';
-import { decompose, finiteMatrix, invert, normalizeQuat, saneParents, worldMatrices } from './math.ts';
+import type { AnimationClip, AnimationTrack, Mat4, Scene, SceneMaterial, SceneMesh } from '../scene/scene.ts';
+import { decompose, finiteMatrix, IDENTITY4, invert, multiply, normalizeQuat, saneParents, worldMatrices } from './math.ts';
 
 export interface GltfExportOptions {
   /**
@@ -47,7 +47,8 @@ class Exporter {
   private untextured = new Map<Material, Material>();
   private boneNodes: GltfNode[] = [];
   private sceneNodes: GltfNode[] = [];
-  private skin: ReturnType<Document['createSkin']> | undefined;
+  /** One skin per distinct world transform of the nodes that place skinned meshes. */
+  private readonly skins = new Map<string, ReturnType<Document['createSkin']>>();
   private skeletonRoot: GltfNode | undefined;
   private readonly roots: GltfNode[] = [];
   private readonly placeholders = new Map<string, GltfNode>();
@@ -144,12 +145,22 @@ class Exporter {
     this.roots.push(this.skeletonRoot);
   }
 
-  /** The skin, created when the first skinned mesh needs it. */
-  private getSkin(): ReturnType<Document['createSkin']> {
-    if (this.skin) return this.skin;
+  /**
+   * The skin for a skinned mesh placed with world transform `meshWorld`, created on first use.
+   *
+   * The Scene (like the three.js preview) applies the placing node's transform to the vertices
+   * before skinning, with the bones in scene-root space. glTF ignores the transform of a node
+   * holding a skinned mesh, so that transform goes into the inverse bind matrices instead
+   * (IBM x meshWorld): the result matches the preview in the bind pose and when animated.
+   */
+  private getSkin(meshWorld: Mat4): ReturnType<Document['createSkin']> {
+    const key = meshWorld.map((v) => v.toPrecision(7)).join(',');
+    const existing = this.skins.get(key);
+    if (existing) return existing;
     const bones = this.scene.skeleton!.bones;
     const parents = saneParents(bones.map((b) => b.parent));
     const world = worldMatrices(bones.map((b) => b.matrix), parents);
+    const identity = meshWorld.every((v, i) => v === IDENTITY4[i]);
     const ibm = new Float32Array(bones.length * 16);
     bones.forEach((b, i) => {
       let m = b.inverseBind && b.inverseBind.length === 16 && b.inverseBind.every(Number.isFinite) ? [...b.inverseBind] : invert(world[i]!);
@@ -157,13 +168,15 @@ class Exporter {
         this.warn(`bone "${b.name}": bind matrix cannot be inverted; identity used`);
         m = finiteMatrix(undefined);
       }
+      if (!identity) m = multiply(m, meshWorld);
       // The last row of an inverse bind matrix must be exactly 0 0 0 1.
       m[3] = 0; m[7] = 0; m[11] = 0; m[15] = 1;
       ibm.set(m, i * 16);
     });
-    const skin = this.doc.createSkin('skin').setSkeleton(this.skeletonRoot!).setInverseBindMatrices(this.accessor('inverseBindMatrices', 'MAT4', ibm));
+    const name = this.skins.size ? `skin ${this.skins.size}` : 'skin';
+    const skin = this.doc.createSkin(name).setSkeleton(this.skeletonRoot!).setInverseBindMatrices(this.accessor(`${name} inverseBindMatrices`, 'MAT4', ibm));
     for (const n of this.boneNodes) skin.addJoint(n);
-    this.skin = skin;
+    this.skins.set(key, skin);
     return skin;
   }
 
@@ -304,12 +317,13 @@ class Exporter {
   private nodes(meshes: ({ mesh: Mesh; skinned: boolean } | undefined)[]): void {
     const nodes = this.scene.nodes;
     const parents = saneParents(nodes.map((n) => n.parent));
+    const world = worldMatrices(nodes.map((n) => n.matrix), parents);
     const placed = new Set<number>();
     this.sceneNodes = nodes.map((n, i) => {
       const g = trs(this.doc.createNode(n.name || `node ${i}`), n.matrix);
       const m = n.mesh !== undefined ? meshes[n.mesh] : undefined;
       if (m) {
-        this.attachMesh(g, m);
+        this.attachMesh(g, m, world[i]!);
         placed.add(n.mesh!);
       }
       if (n.visible === false) g.setExtras({ visible: false });
@@ -320,14 +334,14 @@ class Exporter {
     meshes.forEach((m, i) => {
       if (!m || placed.has(i)) return;
       const g = this.doc.createNode(m.mesh.getName());
-      this.attachMesh(g, m);
+      this.attachMesh(g, m, IDENTITY4);
       this.roots.push(g);
     });
   }
 
-  private attachMesh(node: GltfNode, m: { mesh: Mesh; skinned: boolean }): void {
+  private attachMesh(node: GltfNode, m: { mesh: Mesh; skinned: boolean }, world: Mat4): void {
     node.setMesh(m.mesh);
-    if (m.skinned) node.setSkin(this.getSkin());
+    if (m.skinned) node.setSkin(this.getSkin(world));
   }
 
   private target(track: AnimationTrack, byName: boolean): GltfNode | undefined {

@@ -69,7 +69,7 @@ describe.skipIf(all.length === 0)('glTF export of every sample passes the Khrono
         const tris = gm.listPrimitives().reduce((a, p) => a + (p.getMode() === 4 ? p.getIndices()!.getCount() / 3 : 0), 0);
         expect(tris).toBe(expectedTris);
       });
-      if (scene.skeleton?.bones.length && scene.meshes.some((m) => m.skin)) expect(document.getRoot().listSkins()).toHaveLength(1);
+      if (scene.skeleton?.bones.length && scene.meshes.some((m) => m.skin)) expect(document.getRoot().listSkins().length).toBeGreaterThan(0);
       if (scene.clips.some((c) => c.tracks.length > 0)) expect(document.getRoot().listAnimations().length).toBeGreaterThan(0);
     });
   }

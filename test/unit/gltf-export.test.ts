@@ -85,6 +85,15 @@ function skinnedScene(): Scene {
   };
 }
 
+function apply(m: number[], p: number[]): number[] {
+  return [0, 1, 2].map((r) => m[r]! * p[0]! + m[4 + r]! * p[1]! + m[8 + r]! * p[2]! + m[12 + r]! * p[3]!);
+}
+
+/** Local matrix of a glTF node from its TRS. */
+function localMatrix(n: { getMatrix(): ArrayLike<number> }): number[] {
+  return Array.from(n.getMatrix());
+}
+
 async function validGlb(scene: Scene, extraClips?: AnimationClip[]): Promise<{ json: any; warnings: string[] }> {
   const { document, warnings } = sceneToGltf(scene, { extraClips });
   const glb = await writeGlb(document);
@@ -165,6 +174,34 @@ describe('glTF export', () => {
     // A zero normal gets a direction; the others are unit length.
     expect(Array.from(p0!.getAttribute('NORMAL')!.getArray()!)).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0]);
     expect(Array.from(back.getRoot().listTextures()[0]!.getImage()!)).toEqual(Array.from(scene.materials[0]!.textureData!));
+  });
+
+  it('skins a mesh placed under a transformed node the way the preview does (IBM x node world)', async () => {
+    // Z-up source turned Y-up by a root node, as some codecs do: rotate -90 degrees about X.
+    const zToY = [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1];
+    const scene = skinnedScene();
+    scene.meshes[0]!.positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    scene.meshes[0]!.skin = { joints: new Uint16Array(16).fill(1), weights: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]) };
+    scene.nodes = [{ name: 'Z-up to Y-up', parent: -1, matrix: zToY }, { name: 'leg', parent: 0, matrix: translate(0, 0, 2), mesh: 0 }];
+    scene.skeleton!.bones[2]!.parent = -1;
+    const { document } = sceneToGltf(scene);
+    expect((await gltfErrors(await writeGlb(document))).errors).toEqual([]);
+    const skin = document.getRoot().listSkins()[0]!;
+    const ibm = skin.getInverseBindMatrices()!.getArray()!;
+    const knee = skin.listJoints()[1]!;
+    // Pose the knee as an animation would, in the exporter's output and in the preview's terms.
+    knee.setRotation([0, 0, Math.SQRT1_2, Math.SQRT1_2]);
+    const kneeWorld = knee.getWorldMatrix() as number[];
+    const meshWorld = multiply(zToY, translate(0, 0, 2));
+    const bones = scene.skeleton!.bones;
+    const boneWorld = multiply(bones[0]!.matrix, localMatrix(knee));
+    const kneeIbm = invert(multiply(bones[0]!.matrix, bones[1]!.matrix))!;
+    for (const v of [[0, 0, 0], [1, 0, 0], [0, 0, 1]]) {
+      const p = [...v, 1];
+      const gltf = apply(multiply(kneeWorld, Array.from(ibm.subarray(16, 32))), p);
+      const preview = apply(multiply(multiply(boneWorld, kneeIbm), meshWorld), p);
+      gltf.forEach((x, i) => expect(x).toBeCloseTo(preview[i]!, 5));
+    }
   });
 
   it('writes a self-contained .gltf with data URIs', async () => {

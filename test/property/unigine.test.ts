@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeAnim, encodeAnim } from '../../shared/formats/unigine/anim-io.ts';
+import { decodeMesh, encodeMesh, type UnigineMesh } from '../../shared/formats/unigine/mesh-codec.ts';
+import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineSurface } from '../../shared/formats/unigine/schema.ts';
+
+/** The document without bookkeeping ($raw, $span, kept LZ4 bytes...), typed arrays as `{ type, values }`. */
+function stripMeta(v: unknown): unknown {
+  if (ArrayBuffer.isView(v)) return { type: v.constructor.name, values: Array.from(v as unknown as ArrayLike<number>) };
+  if (Array.isArray(v)) return v.map(stripMeta);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).filter(([k, x]) => !k.startsWith('$') && x !== undefined).map(([k, x]) => [k, stripMeta(x)]));
+  }
+  return v;
+}
+
+const name = fc.array(fc.integer({ min: 1, max: 255 }), { maxLength: 10 }).map((c) => String.fromCharCode(...c));
+const f32 = fc.float({ noNaN: true });
+const floats = (n: number): fc.Arbitrary<number[]> => fc.array(f32, { minLength: n, maxLength: n });
+const f32Array = (n: number): fc.Arbitrary<Float32Array> => fc.array(f32, { minLength: n, maxLength: n }).map((a) => Float32Array.from(a));
+const i16Array = (n: number): fc.Arbitrary<Int16Array> => fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: n, maxLength: n }).map((a) => Int16Array.from(a));
+const u16Array = (n: number): fc.Arbitrary<Uint16Array> => fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: n, maxLength: n }).map((a) => Uint16Array.from(a));
+
+function componentCounts(flags: number[]): { t: number; r: number; s: number } {
+  let t = 0, r = 0, s = 0;
+  for (const x of flags) {
+    for (let k = 0; k < 3; k++) if (x & (1 << k)) t++;
+    if (x & 8) r++;
+    for (let k = 4; k < 7; k++) if (x & (1 << k)) s++;
+  }
+  return { t, r, s };
+}
+
+function clipArb<Q extends boolean>(quantised: Q, numBones: number): fc.Arbitrary<Q extends true ? AnimClip : UnigineClip<Float32Array>> {
+  return fc.record({ name, nb: fc.integer({ min: 0, max: 3 }), frames: fc.integer({ min: 0, max: 4 }), flag: fc.integer({ min: 0, max: 255 }), box: floats(12) }).chain((c) =>
+    fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: c.nb * c.frames, maxLength: c.nb * c.frames }).chain((flags) => {
+      const n = componentCounts(flags);
+      return fc.record({
+        bones: fc.array(fc.integer({ min: 0, max: Math.max(0, numBones - 1) }), { minLength: c.nb, maxLength: c.nb }),
+        t: quantised ? u16Array(n.t) : f32Array(n.t),
+        r: i16Array(n.r * 4),
+        s: quantised ? u16Array(n.s) : f32Array(n.s),
+      }).map((d) => {
+        // With no bones the frame count cannot be derived from the flags; the file keeps it as stored.
+        const clip: UnigineClip = {
+          name: c.name, bones: Int16Array.from(d.bones), flag: c.flag, numFrames: c.frames, frameFlags: Uint8Array.from(flags),
+          translations: d.t, rotations: d.r, scales: d.s,
+        };
+        if (!quantised) return clip as never;
+        return { ...clip, translationMin: c.box.slice(0, 3), translationSize: c.box.slice(3, 6), scaleMin: c.box.slice(6, 9), scaleSize: c.box.slice(9, 12) } as never;
+      });
+    }));
+}
+
+const bonesArb = fc.integer({ min: 0, max: 3 }).chain((n) =>
+  fc.record({
+    bones: fc.tuple(...Array.from({ length: n }, () => fc.record({ name, parent: fc.integer({ min: -1, max: n - 1 }) }))) as fc.Arbitrary<UnigineBone[]>,
+    bindPose: f32Array(n * 10),
+  }));
+
+function surfaceArb(magic: 'ms10' | 'ms11' | 'ms14', numBones: number): fc.Arbitrary<UnigineSurface> {
+  const tanDim = magic === 'ms10' ? 3 : 4;
+  return fc.record({ nv: fc.integer({ min: 0, max: 8 }), nt: fc.integer({ min: 0, max: 8 }), morphs: fc.integer({ min: magic === 'ms14' ? 1 : 0, max: 2 }), tris: fc.integer({ min: 0, max: 5 }) }).chain((p) =>
+    fc.record({
+      name, bounds: floats(10),
+      morphs: fc.tuple(...Array.from({ length: p.morphs }, () => fc.record({ name, vertices: f32Array(p.nv * 3), tangents: i16Array(p.nt * tanDim), signs: fc.array(fc.integer({ min: -128, max: 127 }), { minLength: p.nt, maxLength: p.nt }) }))),
+      weightCounts: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 5 }),
+      uv0: f32Array(p.nt * 2), uv1: fc.oneof(fc.constant(new Float32Array(0)), f32Array(p.nt * 2)),
+      colors: fc.uint8Array({ maxLength: 12 }).map((c) => c.slice(0, c.length - (c.length % 4))),
+      coord: fc.array(fc.integer({ min: 0, max: Math.max(0, p.nv - 1) }), { minLength: p.nv > 0 ? p.tris * 3 : 0, maxLength: p.nv > 0 ? p.tris * 3 : 0 }),
+      tri: fc.array(fc.integer({ min: 0, max: Math.max(0, p.nt - 1) }), { minLength: p.nt > 0 ? p.tris * 3 : 0, maxLength: p.nt > 0 ? p.tris * 3 : 0 }),
+      params: fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 })),
+      tree: fc.uint8Array({ maxLength: 40 }),
+    }).chain((s) => {
+      const total = s.weightCounts.reduce((a, b) => a + b, 0);
+      return fc.record({ wb: fc.array(fc.integer({ min: 0, max: Math.max(0, numBones - 1) }), { minLength: total, maxLength: total }), wv: u16Array(total) }).map((w): UnigineSurface => {
+        const surface: UnigineSurface = {
+          name: s.name, boundMin: s.bounds.slice(0, 3), boundMax: s.bounds.slice(3, 6), boundCenter: s.bounds.slice(6, 9), boundRadius: s.bounds[9]!,
+          morphTargets: s.morphs.map((m) => ({ name: m.name, vertices: m.vertices, tangents: m.tangents, ...(magic === 'ms10' ? { tangentSigns: Int8Array.from(m.signs) } : {}) })),
+          weightCounts: Uint8Array.from(s.weightCounts), weightBones: Int16Array.from(w.wb), weightValues: w.wv,
+          uv0: s.uv0, uv1: s.uv1, colors: s.colors,
+          // Indices need a vertex array to point into (morph target 0).
+          coordIndices: Uint32Array.from(p.morphs > 0 ? s.coord : []), triangleIndices: Uint32Array.from(p.morphs > 0 ? s.tri : []),
+        };
+        if (magic === 'ms14') Object.assign(surface, { param0: s.params[0], param1: s.params[1], spatialTree: s.tree });
+        return surface;
+      });
+    }));
+}
+
+const meshArb: fc.Arbitrary<UnigineMesh> = fc.constantFrom('ms10' as const, 'ms11' as const, 'ms14' as const, 'mr02' as const).chain((magic) => {
+  if (magic === 'mr02') {
+    return fc.array(fc.record({ name: fc.array(fc.integer({ min: 1, max: 255 }), { maxLength: 20 }).map((c) => String.fromCharCode(...c)), n: fc.integer({ min: 0, max: 6 }) }).chain((s) =>
+      fc.record({ p: f32Array(s.n * 3), nn: f32Array(s.n * 3), t: f32Array(s.n * 2) }).map((d) => ({ name: s.name, positions: d.p, normals: d.nn, uvs: d.t }))), { maxLength: 3 })
+      .map((surfaces): UnigineMesh => ({ magic: 'mr02', surfaces }));
+  }
+  return bonesArb.chain(({ bones, bindPose }) =>
+    fc.record({
+      bounds: floats(10),
+      surfaces: fc.array(surfaceArb(magic, bones.length), { maxLength: 3 }),
+      clips: magic === 'ms14' ? fc.constant<UnigineClip<Float32Array>[]>([]) : fc.array(clipArb(false, bones.length), { maxLength: 2 }),
+      version: fc.integer({ min: 0, max: 255 }),
+      tail: fc.uint8Array({ minLength: 8, maxLength: 8 }),
+    }).map((m): UnigineMesh => {
+      const base = { boundMin: m.bounds.slice(0, 3), boundMax: m.bounds.slice(3, 6), boundCenter: m.bounds.slice(6, 9), boundRadius: m.bounds[9]!, bones, bindPose, surfaces: m.surfaces };
+      if (magic === 'ms14') return { magic, version: m.version, ...base, animations: [], headerTail: m.tail };
+      return { magic, ...base, animations: m.clips };
+    }));
+});
+
+const animArb: fc.Arbitrary<UnigineAnim> = bonesArb.chain(({ bones, bindPose }) =>
+  fc.record({ bounds: floats(10), clips: fc.array(clipArb(true, bones.length), { maxLength: 2 }) }).map((a) => ({
+    magic: 'an10' as const, boundMin: a.bounds.slice(0, 3), boundMax: a.bounds.slice(3, 6), boundCenter: a.bounds.slice(6, 9), boundRadius: a.bounds[9]!,
+    bones, bindPose, animations: a.clips,
+  })));
+
+describe('Unigine property: random valid documents survive encode -> decode', () => {
+  it('meshes (ms10, ms11, ms14, mr02)', () => {
+    fc.assert(fc.property(meshArb, (doc) => {
+      const bytes = encodeMesh(doc);
+      const back = decodeMesh(bytes);
+      expect(stripMeta(back)).toEqual(stripMeta(doc));
+      expect(encodeMesh(back, false)).toEqual(bytes);
+    }), { numRuns: 80 });
+  });
+
+  it('anims (an10)', () => {
+    fc.assert(fc.property(animArb, (doc) => {
+      const bytes = encodeAnim(doc);
+      const back = decodeAnim(bytes);
+      expect(stripMeta(back)).toEqual(stripMeta(doc));
+      expect(encodeAnim(back, false)).toEqual(bytes);
+    }), { numRuns: 60 });
+  });
+});

@@ -99,7 +99,8 @@ describe('MLOD codec on generated files', () => {
     // UVs are taken per face corner.
     expect(Array.from(m.uvs[0]!.subarray(0, 8))).toEqual([0, 0, 1, 0, 1, 1, 0, 1]);
     expect(mlodCodec.toScene(doc, { lod: 'Geometry' }).meshes[0]!.name).toBe('Geometry');
-    expect(() => mlodCodec.toScene(doc, { lod: 'Roadway' })).toThrow(/no LOD/);
+    expect(() => mlodCodec.toScene(doc, { lod: 'Roadway' })).toThrow(/no LOD named "Roadway"/);
+    try { mlodCodec.toScene(doc, { lod: 'Roadway' }); } catch (e) { expect(isDecodeError(e)).toBe(true); }
   });
 
   it('outlines and inspects LODs, tables and tags', () => {

@@ -11,6 +11,7 @@
  * Faces are unwelded (each face vertex gets its own position/normal/uv, as MLOD stores UVs per
  * face vertex), quads split along 0-2, and faces are grouped by their texture/material pair.
  */
+import { DecodeError } from '../../../errors.ts';
 import type { Scene, SceneMaterial, SceneMesh } from '../../../scene/scene.ts';
 import { IDENTITY } from '../../../scene/scene.ts';
 import type { SceneOptions } from '../../registry.ts';
@@ -38,7 +39,8 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
   const scene: Scene = { nodes: [], meshes: [], materials: [], clips: [] };
   const li = pickLod(doc, opts.lod);
   if (li < 0) {
-    if (opts.lod) throw new RangeError(`no LOD named "${opts.lod}"; the model has ${doc.lods.map((l) => resolutionName(l.resolution)).join(', ')}`);
+    // A DecodeError like the ODOL codec's: the CLI and the editor report it as a user error.
+    if (opts.lod) throw new DecodeError(`no LOD named "${opts.lod}"; the model has ${doc.lods.map((l) => resolutionName(l.resolution)).join(', ')}`, 0, 'lods');
     return scene;
   }
   const lod = doc.lods[li]!;

@@ -345,6 +345,8 @@ describe('LODka checkEdit and create', () => {
     expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'SKL1'), 'bones', 0, 'boneId'], value: 1.5 })).toMatch(/whole/);
     expect(lodkaCodec.checkEdit!(doc, { op: 'set', path: [...pathOf(doc, 'MSH1'), 'meshMode'], value: 4 })).toMatch(/2 or 3/);
     expect(lodkaCodec.checkEdit!(doc, { op: 'insert', path: [...pathOf(doc, 'LIG1'), 'lights'], index: 0, value: {} })).toMatch(/8 lights/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'remove', path: [...pathOf(doc, 'LIG1'), 'lights', 3] })).toMatch(/8 lights/);
+    expect(lodkaCodec.checkEdit!(doc, { op: 'remove', path: [...pathOf(doc, 'MAT1'), 'materials', 3] })).toBeUndefined();
   });
 
   it('creates every template kind, and each encodes and decodes', () => {
@@ -360,6 +362,8 @@ describe('LODka checkEdit and create', () => {
       ['PXL1', 'PXI1', (d) => chunksOf(d, 'PXI1').length === 2],
       ['CLL1', 'COL1', (d) => chunksOf(d, 'COL1').length === 3],
       ['SKL1', 'bone', (d) => chunksOf<Skl1Chunk>(d, 'SKL1')[0]!.bones[3]?.boneId === 3],
+      ['LOD1', 'chunk', (d) => chunksOf(d, 'USR1').length === 1],
+      ['MSH1', 'face group', (d) => chunksOf<Msh1Chunk>(d, 'MSH1')[0]!.faceGroups[3]?.faceName === 'Group3'],
     ];
     let d = doc;
     for (const [parentId, kind, check] of cases) {

@@ -152,10 +152,12 @@ function newBone(bones: SkeletonBone[]): SkeletonBone {
 /**
  * The insert command for the tree's "add" action: `kind` is a chunk ID (under the file root or a
  * container) or an item kind (`material`, `proxy item`, `collider`, `bone`, `face group`, `texture`).
- * Chunk kinds `light scheme`, `mesh`, `proxy`, `collider set` and `screenshot` are accepted as aliases.
+ * Chunk kinds `light scheme`, `mesh`, `proxy`, `collider set` and `screenshot` are accepted as aliases;
+ * `chunk` adds an empty user chunk `USR1`.
  */
 export function createLod(doc: LodDocument, parent: NodePath, kind: string): EditCommand | undefined {
-  const alias: Record<string, string> = { 'light scheme': 'LIG1', mesh: 'MSH1', proxy: 'PXI1', 'collider set': 'COL1', screenshot: 'IMG1', chunk: 'INF1' };
+  // `chunk` makes a user chunk (the format invites them; its bytes are kept as they are).
+  const alias: Record<string, string> = { 'light scheme': 'LIG1', mesh: 'MSH1', proxy: 'PXI1', 'collider set': 'COL1', screenshot: 'IMG1', chunk: 'USR1' };
   const node = getAt(doc, parent) as any;
   if (!node || typeof node !== 'object') return undefined;
   const item = ITEM_KINDS[kind];
@@ -236,8 +238,15 @@ export function checkLodEdit(doc: LodDocument, cmd: EditCommand): string | undef
       }
       return undefined;
     case 'move':
-    case 'remove':
-      return Array.isArray(getAt(doc, cmd.op === 'move' ? cmd.path : cmd.path.slice(0, -1))) ? undefined : 'not a list';
+      return Array.isArray(getAt(doc, cmd.path)) ? undefined : 'not a list';
+    case 'remove': {
+      if (!Array.isArray(getAt(doc, cmd.path.slice(0, -1)))) return 'not a list';
+      if (cmd.path[cmd.path.length - 2] === 'lights') return 'a light scheme holds exactly 8 lights';
+      if (cmd.path[cmd.path.length - 2] === 'meshTxCrd' || cmd.path[cmd.path.length - 2] === 'faceMatNames' || cmd.path[cmd.path.length - 2] === 'txCrdsInd') {
+        return 'texture sets are removed from the mesh and every face group together';
+      }
+      return undefined;
+    }
     case 'insert': {
       const list = getAt(doc, cmd.path);
       if (!Array.isArray(list)) return 'not a list';

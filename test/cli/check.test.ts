@@ -56,6 +56,15 @@ describe('check', () => {
     expect(r.err.trim()).toMatch(/^lodsmith: plain\.txt: is not a directory/);
   });
 
+  it('says so when a folder holds no model files (exit 0)', async () => {
+    const empty = join(tmp, 'empty');
+    mkdirSync(empty, { recursive: true });
+    writeFileSync(join(empty, 'notes.txt'), 'x');
+    const r = await run(['check', empty]);
+    expect(r.code).toBe(0);
+    expect(r.out.trim()).toBe(`no supported model files under ${empty} (1 other file skipped)`);
+  });
+
   it.skipIf(picks.length === 0)('passes a folder of good files (exit 0), skipping other and hidden files', async () => {
     const r = await run(['check', '--json', good]);
     expect(r.err).toBe('');

@@ -205,6 +205,10 @@ export function describeSummary(s: CheckSummary): string[] {
     out.push('');
   }
   const t = s.totals;
+  if (t.files === 0) {
+    out.push(`no supported model files under ${s.dir}${s.skipped ? ` (${plural(s.skipped, 'other file')} skipped)` : ''}`);
+    return out;
+  }
   const parts = [`${t.ok} ok`];
   if (t.differs) parts.push(`${t.differs} differ`);
   if (t.errors) parts.push(`${t.errors} failed`);

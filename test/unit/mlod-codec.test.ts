@@ -115,6 +115,10 @@ describe('MLOD codec on generated files', () => {
     expect(lodView.fields.find((f) => f.name === 'faceCount')!.value).toBe(6);
     const prop = mlodCodec.inspect(doc, ['lods', 0, 'tags', 1])!;
     expect(prop.fields.map((f) => [f.name, f.value])).toEqual([['active', 1], ['name', '#Property#'], ['key', 'class'], ['value', 'building']]);
+    const point = mlodCodec.inspect(doc, ['lods', 0, 'points', 4])!; // float 4 = y of point 1
+    expect(point.title).toBe('Point 1');
+    expect(point.fields.map((f) => f.path[3])).toEqual([3, 4, 5, 1]);
+    expect(point.fields[0]!.value).toBe(doc.lods[0]!.points[3]);
     const tex = mlodCodec.inspect(doc, ['lods', 0, 'faces', 'textures', 1])!;
     expect(tex.fields[0]!.value).toBe('data\\box_side_co.paa');
     expect(tex.fields[0]!.note).toMatch(/Used by 3 faces/);

@@ -270,7 +270,8 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
     return { title: 'Points', fields: [row('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), row('pointFlags', 'flags', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, readonly: true })] };
   }
   if (sub === 'points' && typeof p[3] === 'number') {
-    const i = p[3];
+    // `points` is a flat x, y, z array, so a path element is a float index: show its point.
+    const i = Math.floor(p[3] / 3);
     return {
       title: `Point ${i}`,
       fields: [

@@ -211,6 +211,22 @@ describe.skipIf(samples.length === 0)('every registered format', () => {
         }
       });
 
+      it('copies with a byte flipped decode, or fail as bad input: never a crash', async () => {
+        const bytes = new Uint8Array(readFileSync(s.file));
+        const flipped = join(tmp, `flip-${name}`);
+        // Spread over the whole file, deterministic so a failure can be replayed.
+        for (let k = 1; k <= 12; k++) {
+          const at = Math.floor((bytes.length * k) / 13);
+          const copy = bytes.slice();
+          copy[at] = copy[at]! ^ 0xff;
+          writeFileSync(flipped, copy);
+          const r = await run(['roundtrip', flipped]);
+          expect([0, 1, 2], `byte ${at}`).toContain(r.code);
+          expect(r.err, `byte ${at}`).not.toContain('internal error');
+          if (r.code === 2) expectOneLineError(r, `flip-${name}`);
+        }
+      });
+
       it('a copy with its signature wiped is exit 2', async () => {
         const bytes = new Uint8Array(readFileSync(s.file));
         bytes.fill(0, 0, Math.min(8, bytes.length));

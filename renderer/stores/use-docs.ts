@@ -202,10 +202,18 @@ export const useDocs = defineStore('docs', () => {
   const redo = () => verb('doc:redo', 'Redo failed');
   const revert = () => verb('doc:revert', 'Revert failed');
 
+  /** A save refused because the file changed on disk: the window asks before overwriting. */
+  const conflict = ref<{ id: DocId; message: string } | null>(null);
+
   async function save(overwriteChanged = false): Promise<boolean> {
     const d = active.value;
     if (!d) return false;
-    const s = await call('doc:save', { id: d.id, options: { overwriteChanged } }, `Could not save ${d.fileName}`);
+    const s = await call('doc:save', { id: d.id, options: { overwriteChanged } }, `Could not save ${d.fileName}`, true);
+    if (!s && lastError?.code === 'conflict' && !overwriteChanged) {
+      conflict.value = { id: d.id, message: lastError.message };
+      return false;
+    }
+    if (!s && lastError) error.value = { title: `Could not save ${d.fileName}`, error: lastError };
     if (s) {
       accept(s);
       notice.value = `Saved ${s.fileName}`;
@@ -329,7 +337,7 @@ export const useDocs = defineStore('docs', () => {
 
   return {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
-    error, notice, progress, busy,
+    error, notice, progress, busy, conflict,
     call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,

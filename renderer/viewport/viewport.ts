@@ -323,7 +323,8 @@ export class Viewport {
     if (this.built) for (const m of this.built.meshes) m.object.visible = !this.opts.hidden.has(m.index);
     const box = this.modelBox();
     const size = box.isEmpty() ? 2 : box.getSize(new THREE.Vector3()).length();
-    if (this.opts.grid) {
+    // No grid on an empty view (the welcome screen); models without meshes still get one.
+    if (this.opts.grid && this.source && (this.source.meshes.length || this.source.skeleton || this.source.nodes.length)) {
       const step = 10 ** Math.floor(Math.log10(Math.max(size, 1e-3) / 4));
       const cells = 20;
       this.grid = new THREE.GridHelper(step * cells, cells, 0x4a5160, 0x2c313a);

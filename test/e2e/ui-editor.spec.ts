@@ -3,12 +3,13 @@
  * inspector and the dedicated editors, see the viewport change, screenshot into IMG1, undo/redo,
  * save, reopen, and find every edit.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 
 // WebGL without a GPU: SwiftShader draws the viewport so its pixels can be checked.
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
@@ -192,4 +193,29 @@ test('a corrupt file gives a plain error with its offset and node path', async (
   await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(0);
   await page.locator('[data-testid=error-dismiss]').click();
   await expect(banner).toHaveCount(0);
+});
+
+test('saving over a file changed on disk asks first, then overwrites', async ({ page, lodsmith }) => {
+  const file = await putSample(lodsmith.root);
+  await openModel(page, lodsmith.page({ open: file }));
+  await page.locator('[data-testid=tab-materials]').click();
+  const name = page.locator('[data-testid=materials-editor] [data-testid=field-matName] [data-testid=field-input]');
+  await name.fill('chrome');
+  await name.press('Enter');
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
+  // Another program rewrites the file meanwhile.
+  const other = buildSampleLod();
+  other.chunks.push({ id: 'USER', size: 0, count: 0, data: new Uint8Array([1, 2, 3, 4]) } as never);
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(other));
+  await page.keyboard.press('Control+s');
+  await expect(page.locator('[data-testid=conflict-confirm]')).toBeVisible();
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
+  await page.locator('[data-testid=conflict-overwrite]').click();
+  await expect(page.locator('[data-testid=conflict-confirm]')).toHaveCount(0);
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'false');
+  // The file on disk is ours again: the edit is in it, the other program's chunk is not.
+  const saved = lodkaCodec.decode(new Uint8Array(await readFile(join(lodsmith.root, 'robot.lod'))));
+  const outline = lodkaCodec.outline(saved);
+  expect(JSON.stringify(outline)).not.toContain('USER');
+  expect(JSON.stringify(outline)).toContain('"label":"chrome"');
 });

@@ -116,3 +116,42 @@ describe('document store', () => {
     expect(findImage(new Uint8Array([1, 2, 3]))).toBeNull();
   });
 });
+
+describe('events from the document service', () => {
+  it('runs menu commands, shows progress and follows changes made elsewhere', async () => {
+    const api = createFakeApi({ codecs: [lodkaCodec], files, sample: 'models/sample.lod' });
+    setApi(api);
+    const docs = useDocs();
+    const menu: string[] = [];
+    docs.listen((c) => {
+      menu.push(c);
+      if (c === 'edit:undo') void docs.undo();
+    });
+    await docs.openSample();
+    const mat = nodesOfKind(docs.active!.outline, 'material')[0]!;
+    const name = (await docs.inspect(mat.path))!.fields.find((f) => f.name === 'matName')!;
+    await docs.edit({ op: 'set', path: name.path, value: 'chrome' });
+    expect(docs.active!.dirty).toBe(true);
+
+    api.emit('menu:command', { command: 'edit:undo' });
+    expect(menu).toEqual(['edit:undo']);
+    await expect.poll(() => docs.active!.dirty).toBe(false);
+
+    api.emit('doc:progress', { id: docs.active!.id, task: 'Saving', fraction: 0.4 });
+    expect(docs.progress).toEqual({ task: 'Saving', fraction: 0.4 });
+    api.emit('doc:progress', { id: docs.active!.id, task: 'Saving', fraction: 1 });
+    expect(docs.progress).toBeNull();
+
+    // A snapshot pushed by the service (another window, a revert from the menu) replaces ours;
+    // an older one arriving late does not.
+    const current = docs.active!;
+    api.emit('doc:changed', { ...current, revision: current.revision + 5, dirty: true });
+    expect(docs.active!.revision).toBe(current.revision + 5);
+    api.emit('doc:changed', { ...current, revision: current.revision + 1, dirty: false });
+    expect(docs.active!.dirty).toBe(true);
+
+    api.emit('doc:closed', { id: current.id });
+    expect(docs.docs).toHaveLength(0);
+    docs.unlisten();
+  });
+});

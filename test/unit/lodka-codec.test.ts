@@ -169,6 +169,18 @@ describe('LODka views', () => {
     const diffuse = ins.fields.find((f) => f.name === 'diffuse')!;
     const r = new BinaryReader(sampleBytes, diffuse.span![0], diffuse.span![1]);
     expect(r.f32s(4)).toEqual(diffuse.value);
+    // Variable records: typed rows with byte ranges at fixed offsets.
+    const bone = lodkaCodec.inspect(doc, [...pathOf(doc, 'SKL1'), 'bones', 2])!;
+    const parent = bone.fields.find((f) => f.name === 'boneParentId')!;
+    expect(parent.kind).toBe('i16');
+    expect(new DataView(sampleBytes.buffer).getInt16(parent.span![0], true)).toBe(1);
+    const boneName = bone.fields.find((f) => f.name === 'boneName')!;
+    expect(String.fromCharCode(...sampleBytes.subarray(boneName.span![0] + 4, boneName.span![1]))).toBe('Head');
+    const fg = lodkaCodec.inspect(doc, [...pathOf(doc, 'MSH1'), 'faceGroups', 1])!;
+    const faceName = fg.fields.find((f) => f.name === 'faceName')!;
+    expect(String.fromCharCode(...sampleBytes.subarray(faceName.span![0] + 4, faceName.span![1]))).toBe('Head');
+    expect(fg.fields.find((f) => f.name === 'isFaceVisible')!.kind).toBe('bool');
+    expect(fg.fields.find((f) => f.name === 'vertexIndex')!.value).toBe('Uint32Array(960)');
     // Chunk header rows.
     const chunk = lodkaCodec.inspect(doc, pathOf(doc, 'PXI1'))!;
     const count = chunk.fields.find((f) => f.name === 'count')!;

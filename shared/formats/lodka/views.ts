@@ -284,17 +284,81 @@ export function inspectLod(doc: LodDocument, path: NodePath): Inspection | undef
       const named = typeof n.name === 'string' ? [{ name: 'name', kind: 'string' as FieldKind, path: [...path, 'name'], value: n.name }] : [];
       return { title, fields: [...named, ...schemaFields(schema, n, path, base)] };
     }
-    // Variable records (bones, face groups, textures, shaders, morph entries): their own keys.
+    // Variable records (bones, face groups, textures, shaders, morph entries): their own keys,
+    // typed and annotated from RECORD_FIELDS, with byte ranges where the layout fixes them.
+    const known = RECORD_FIELDS[listKey] ?? {};
+    const spans = recordSpans(listKey, n, base);
     const fields: InspectField[] = [];
     for (const [k, v] of Object.entries(n)) {
       if (k.startsWith('$')) continue;
-      const kind: FieldKind = typeof v === 'string' ? 'string' : typeof v === 'number' ? 'i32' : Object.prototype.toString.call(v) === '[object Uint8Array]' ? 'bytes' : 'array';
+      const meta = known[k];
+      const kind: FieldKind = meta?.kind ?? (typeof v === 'string' ? 'string' : typeof v === 'number' ? 'i32' : Object.prototype.toString.call(v) === '[object Uint8Array]' ? 'bytes' : 'array');
       const f: InspectField = { name: k, kind, path: [...path, k], value: jsonValue(v) };
-      if (kind === 'array' || kind === 'bytes') f.readonly = true;
-      if (/^(textureOptionSize|textureDataSize|shaderSize)$/.test(k)) { f.readonly = true; f.note = 'Computed when saving'; }
+      if (meta?.note) f.note = meta.note;
+      if (meta?.enumLabels) f.enumLabels = meta.enumLabels;
+      if (meta?.readonly || kind === 'array' || kind === 'bytes') f.readonly = true;
+      const sp = spans?.[k];
+      if (sp) f.span = sp;
       fields.push(f);
     }
     return { title, fields };
+  }
+  return undefined;
+}
+
+/** Kinds and notes of the variable records' fields (everything not listed is inferred). */
+const RECORD_FIELDS: Record<string, Record<string, Omit<Row, 'key'>>> = {
+  bones: {
+    boneId: { kind: 'i16', note: 'BoneID, 0..32767' },
+    boneParentId: { kind: 'i16', note: 'BoneParentID: an earlier bone, or -1 for a root' },
+    boneName: { kind: 'string', note: 'BoneName' },
+  },
+  faceGroups: {
+    faceType: { kind: 'i32', note: 'FaceType: 2 per the text; 1 in older files (no normal indices)' },
+    faceMode: { kind: 'u8', note: 'FaceMode: 0 = plain triangles' },
+    faceName: { kind: 'string', note: 'FaceName' },
+    isFaceVisible: { kind: 'bool', note: 'Face group visible' },
+    faceMatNames: { kind: 'array', note: 'MAT1 material per texture set' },
+    vertexIndex: { kind: 'array', note: 'Vertex index per corner (1, 2 or 4 bytes by MeshVertexCnt)' },
+    smoothData: { kind: 'array', note: 'Smoothing-group bits per triangle' },
+    normalIndex: { kind: 'array', note: 'Normal index per corner (absent for FaceType 1)' },
+    txCrdsInd: { kind: 'array', note: 'Texture coordinate index per corner, per set' },
+  },
+  textures: {
+    textureOptionSize: { kind: 'i32', note: 'Bytes from the record start to the data (computed when saving)', readonly: true },
+    textureDataSize: { kind: 'i32', note: 'Bytes of texture data (computed when saving)', readonly: true },
+    textureOptionType: { kind: 'i32', note: 'TextureOptionType, should be 0' },
+    textureMaterialName: { kind: 'string', note: 'MAT1 material this texture loads into' },
+    textureName: { kind: 'string', note: 'Texture file name' },
+    textureOptionReserve: { kind: 'bytes', note: 'Reserved bytes, kept' },
+    textureData: { kind: 'bytes', note: 'The embedded image file' },
+  },
+  shaders: {
+    shaderSize: { kind: 'i32', note: 'Bytes after ShaderSize (computed when saving)', readonly: true },
+    shaderType: { kind: 'u8', note: 'ShaderType: 1 = bump' },
+    bumpName: { kind: 'string', note: 'Material the shader is attached to' },
+    bumpNormalName: { kind: 'string', note: 'Material whose texture is the normal map' },
+    bumpSpecularName: { kind: 'string', note: 'Material whose texture is the gloss map' },
+    bumpLightPower: { kind: 'f32', note: 'Bump brightness' },
+    bumpSpecularPower: { kind: 'f32', note: 'Bump specular power' },
+    reserve: { kind: 'bytes', note: 'BumpRezerv (or the body of a non-bump shader), kept' },
+  },
+};
+
+/** Byte ranges of fields at fixed offsets from a variable record's start. */
+function recordSpans(listKey: string, n: Record<string, any>, base: number | undefined): Record<string, Span> | undefined {
+  if (base === undefined) return undefined;
+  const len = (s: unknown): number => (typeof s === 'string' ? s.length : 0);
+  if (listKey === 'bones') {
+    return { boneId: [base, base + 2], boneParentId: [base + 2, base + 4], boneName: [base + 4, base + 8 + len(n.boneName)] };
+  }
+  if (listKey === 'faceGroups') {
+    const nameEnd = base + 9 + len(n.faceName);
+    return { faceType: [base, base + 4], faceMode: [base + 4, base + 5], faceName: [base + 5, nameEnd], isFaceVisible: [nameEnd, nameEnd + 1] };
+  }
+  if (listKey === 'textures') {
+    const m = base + 16 + len(n.textureMaterialName);
+    return { textureOptionSize: [base, base + 4], textureDataSize: [base + 4, base + 8], textureOptionType: [base + 8, base + 12], textureMaterialName: [base + 12, m], textureName: [m, m + 4 + len(n.textureName)] };
   }
   return undefined;
 }

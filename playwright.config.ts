@@ -11,7 +11,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './test/e2e/fixtures/global-setup.ts',
-  outputDir: 'test-results',
+  // Overridable so two runs in one working tree do not clear each other's traces.
+  outputDir: process.env.LODSMITH_E2E_OUTPUT ?? 'test-results',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -99,11 +99,25 @@ export interface HostClientOptions {
   WebSocket?: typeof WebSocket;
 }
 
-/** The token from `?token=` or from the meta tag the host injects. */
+/**
+ * The token from `?token=` or from the meta tag the host injects. A token found in the address
+ * is then removed from it (history.replaceState), so it does not linger in the address bar,
+ * bookmarks or screenshots; a reload still works because the host serves the page again with
+ * the meta tag.
+ */
 function pageToken(): string {
   if (typeof location !== 'undefined') {
-    const fromUrl = new URLSearchParams(location.search).get('token');
-    if (fromUrl) return fromUrl;
+    const url = new URL(location.href);
+    const fromUrl = url.searchParams.get('token');
+    if (fromUrl) {
+      url.searchParams.delete('token');
+      try {
+        history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+      } catch {
+        /* not allowed here: keep the address as it is */
+      }
+      return fromUrl;
+    }
   }
   if (typeof document !== 'undefined') {
     return document.querySelector('meta[name="lodsmith-token"]')?.getAttribute('content') ?? '';

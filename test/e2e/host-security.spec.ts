@@ -66,3 +66,16 @@ test('oversized requests are refused with 413 and the host keeps working', async
   if (!(res instanceof Error)) expect(res.status()).toBe(413);
   expect(await lodsmith.invoke('doc:list', undefined)).toEqual({ ok: true, value: [] });
 });
+
+test('the token leaves the address bar once the page has it, and a reload still works', async ({ page, lodsmith }) => {
+  await page.goto(lodsmith.page({ sample: '1' }));
+  await expect.poll(() => new URL(page.url()).searchParams.has('token')).toBe(false);
+  expect(new URL(page.url()).searchParams.get('sample')).toBe('1');
+  const reloaded = await page.reload();
+  expect(reloaded?.status()).toBe(200);
+  const status = await page.evaluate(async () => {
+    const token = document.querySelector('meta[name="lodsmith-token"]')?.getAttribute('content') ?? '';
+    return (await fetch('/api/doc:list', { method: 'POST', headers: { 'x-lodsmith-token': token } })).status;
+  });
+  expect(status).toBe(200);
+});

@@ -88,7 +88,8 @@ export function surfaceToMesh(s: UnigineSurface, magic: string, surfaceIndex: nu
     for (let v = 0; v < n; v++) {
       const t = Math.min(triOf(v), nTri - 1);
       const x = mt.tangents[t * tanDim]! / 32767, y = mt.tangents[t * tanDim + 1]! / 32767, z = mt.tangents[t * tanDim + 2]! / 32767;
-      const w = tanDim === 4 ? mt.tangents[t * 4 + 3]! / 32767 : Math.sign(mt.tangentSigns?.[t] ?? 1) * Math.sqrt(Math.max(0, 1 - x * x - y * y - z * z));
+      // ms10 leaves w out; its seventh byte is a handedness sign, not w's (see NOTES.md).
+      const w = tanDim === 4 ? mt.tangents[t * 4 + 3]! / 32767 : Math.sqrt(Math.max(0, 1 - x * x - y * y - z * z));
       normalFromQuat(x, y, z, w, normals, v * 3);
     }
   }

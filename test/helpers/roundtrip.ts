@@ -6,7 +6,7 @@ import { dropRaw } from '../../shared/model/lossless.ts';
 function describeDiff(codec: FormatCodec, doc: object, a: Uint8Array, b: Uint8Array, how: string): string {
   const at = firstDifference(a, b);
   if (at < 0) return '';
-  let where = '';
+  let where: string;
   try {
     where = locateOffset(codec.outline(doc), at);
   } catch {

@@ -3,7 +3,7 @@
  * full paths; the browser host confines every path to the folders the user named (see
  * main/host/roots.ts) and shows root-relative paths.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FileEntry } from '../../shared/ipc/contract.ts';
 
@@ -38,8 +38,10 @@ export async function listFolder(abs: string, display: (abs: string) => string):
 
 /** The desktop policy: any local path, shown in full. */
 export class LocalPaths implements PathPolicy {
-  async resolve(userPath: string): Promise<string> {
-    return resolve(userPath);
+  async resolve(userPath: string, intent: PathIntent): Promise<string> {
+    const abs = resolve(userPath);
+    // One file reached through two links is one document.
+    return intent === 'read' ? realpath(abs).catch(() => abs) : abs;
   }
   display(absPath: string): string {
     return absPath;

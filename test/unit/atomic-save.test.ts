@@ -83,6 +83,22 @@ describe('atomicWriteFile', () => {
     expect((await readdir(dir)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  for (const [code, expected, text] of [['EROFS', 'denied', 'The disk is read-only'], ['EACCES', 'denied', 'Permission denied'], ['ENOSPC', 'io', 'The disk is full']] as const) {
+    it(`reports ${code} on the temporary file plainly and keeps the original`, async () => {
+      const f = join(dir, 'm.bin');
+      await writeFile(f, bytes(1));
+      const open: typeof fsp.open = async () => {
+        throw Object.assign(new Error(code), { code });
+      };
+      const err = await rejection(atomicWriteFile(f, bytes(2), { io: { open } }));
+      expect(err.appError.code).toBe(expected);
+      expect(err.appError.message).toContain(text);
+      expect(err.appError.message).toContain('previous version is unchanged');
+      expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+      expect(await readdir(dir)).toEqual(['m.bin']);
+    });
+  }
+
   it('refuses a folder as target and a missing folder with clear errors', async () => {
     expect((await rejection(atomicWriteFile(dir, bytes(1)))).appError.code).toBe('invalid');
     const missing = await rejection(atomicWriteFile(join(dir, 'gone', 'x.bin'), bytes(1)));

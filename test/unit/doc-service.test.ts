@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fsp from 'node:fs/promises';
@@ -36,7 +36,8 @@ async function writeModel(name: string, items = [{ value: 1, name: 'a' }, { valu
 }
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lodsmith-docsvc-'));
+  // Real path: documents are keyed by the file's real path (macOS's /tmp is a link).
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'lodsmith-docsvc-')));
   events = [];
   fakeControls.corruptEncode = false;
 });
@@ -56,8 +57,10 @@ describe('DocumentService open', () => {
     const progress = events.filter((e) => e.channel === 'doc:progress').map((e) => e.payload as EventMap['doc:progress']);
     expect(progress.some((p) => p.task === 'read' && p.fraction === 1)).toBe(true);
     expect(progress.some((p) => p.task === 'decode' && p.fraction === 1)).toBe(true);
-    // Opening the same file again returns the same document.
+    // Opening the same file again, directly or through a link, returns the same document.
     expect((await svc.open(file)).id).toBe(snap.id);
+    await symlink(file, join(dir, 'alias.fake'));
+    expect((await svc.open(join(dir, 'alias.fake'))).id).toBe(snap.id);
     expect(await svc.list()).toHaveLength(1);
   });
 

@@ -9,14 +9,14 @@
  *   (0x20), so a reference before the start of the output yields spaces and distance 0 means
  *   4096 back;
  * - the stream carries no end marker: the reader knows the decompressed size and stops there;
- * - a 4-byte little-endian checksum follows: the 32-bit sum of the output bytes, taken as
- *   unsigned bytes by Operation Flashpoint and as signed bytes by Arma.
+ * - a 4-byte little-endian checksum follows: the 32-bit sum of the output bytes. Descriptions
+ *   differ on signed or unsigned bytes; real ODOL v40 files sum unsigned bytes (docs/compression.md).
  */
 import { DecodeError } from '../errors.ts';
 
 export interface LzssOptions {
   /**
-   * Checksum flavour: true = sum of signed bytes (Arma), false = sum of unsigned bytes (OFP).
+   * Checksum flavour: true = sum of signed bytes, false = sum of unsigned bytes (what real ODOL v40 files use).
    * When decompressing with the option left out, either sum is accepted; compressing without it
    * writes the unsigned sum.
    */

@@ -15,7 +15,7 @@ import { formatById, type FormatCodec, type FormatId } from '../shared/formats/i
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
 import { benchCompression } from './lib/compression.ts';
-import { FORMAT_IDS } from './lib/inputs.ts';
+import { corpusInputs, FORMAT_IDS, shortName } from './lib/inputs.ts';
 import { measureFirstFrame } from './lib/preview-hook.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
@@ -85,7 +85,16 @@ async function main(): Promise<void> {
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
   }
 
-  if (wants('preview')) rows.push(await measureFirstFrame());
+  if (wants('preview')) {
+    // The largest real file of each format, opened through the app's own Open dialog.
+    const files = FORMAT_IDS.flatMap((id) => {
+      const all = corpusInputs(id);
+      if (all.length === 0) return [];
+      const largest = all.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+      return [{ label: `largest: ${shortName(largest.file)}`, file: largest.file, bytes: largest.bytes, format: id }];
+    });
+    rows.push(...(await measureFirstFrame(files, args.quick ? 1 : 3, log)));
+  }
 
   const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env: { ...env, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, rows };
   const dir = join(repoRoot, 'bench/results');

@@ -102,6 +102,7 @@ export class DocumentService {
   readonly paths: PathPolicy;
   private readonly opts: DocumentServiceOptions;
   private readonly docs = new Map<DocId, OpenDocument>();
+  private readonly opening = new Map<string, Promise<DocSnapshot>>();
   private nextId = 1;
   private nextSeq = 1;
 
@@ -178,6 +179,16 @@ export class DocumentService {
   async open(userPath: string): Promise<DocSnapshot> {
     const abs = await this.paths.resolve(userPath, 'read');
     for (const d of this.docs.values()) if (d.abs === abs) return this.snapshot(d);
+    // Two quick requests for one file (a double click) share one read instead of making two tabs.
+    let running = this.opening.get(abs);
+    if (!running) {
+      running = this.openResolved(abs).finally(() => this.opening.delete(abs));
+      this.opening.set(abs, running);
+    }
+    return running;
+  }
+
+  private async openResolved(abs: string): Promise<DocSnapshot> {
     const display = this.paths.display(abs);
     let read: { bytes: Uint8Array; disk: DiskState };
     try {

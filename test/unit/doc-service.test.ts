@@ -64,6 +64,14 @@ describe('DocumentService open', () => {
     expect(await svc.list()).toHaveLength(1);
   });
 
+  it('two simultaneous opens of one file make one document', async () => {
+    const file = await writeModel('m.fake');
+    const svc = service();
+    const [a, b] = await Promise.all([svc.open(file), svc.open(file)]);
+    expect(a.id).toBe(b.id);
+    expect(await svc.list()).toHaveLength(1);
+  });
+
   it('reports a decode error with offset and node path, and opens nothing', async () => {
     const bytes = fakeFile([{ value: 1, name: 'abc' }]);
     const file = join(dir, 'broken.fake');

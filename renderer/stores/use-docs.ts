@@ -25,6 +25,9 @@ interface DocUi {
 
 export type Span = [number, number];
 
+const samePrefix = (a: NodePath, b: NodePath): boolean =>
+  a.length === b.length && a.slice(0, -1).every((k, i) => k === b[i]);
+
 /** Readable one-line form of an AppError with its offset and node path. */
 export function describeError(e: AppError): string {
   const parts = [e.message];
@@ -279,18 +282,45 @@ export const useDocs = defineStore('docs', () => {
   }
 
   /**
-   * Copies a list element: a new element of the same kind is added, then takes the original's
-   * bytes and moves next to it, so the copy is exact whatever the format.
+   * Copies a list element: a new element of the same kind is added next to the original, then
+   * takes the original's bytes (chunks) or, where bytes cannot be imported (records inside a
+   * chunk), the original's field values in one batch edit.
    */
   async function duplicate(node: OutlineNode, parent: OutlineNode, kind: string): Promise<boolean> {
     const d = active.value;
     if (!d) return false;
-    const bytes = await exportNode(node.path);
-    if (!bytes) return false;
+    const original = await inspect(node.path);
+    const bytes = node.actions?.bytes ? await call('doc:exportNode', { id: d.id, path: node.path }, 'Could not export the bytes', true) : undefined;
     if (!(await create(parent.path, kind))) return false;
     const added = selectedPath.value;
     if (!added) return false;
-    return importNode(added, bytes);
+    let copied = false;
+    if (bytes) {
+      const s = await call('doc:importNode', { id: d.id, path: added, bytes }, 'Could not import the bytes', true);
+      if (s) {
+        accept(s);
+        copied = true;
+      }
+    }
+    if (!copied && original) {
+      const base = node.path.length;
+      const commands: EditCommand[] = original.fields
+        .filter((f) => !f.readonly && f.path.length > base && (typeof f.value !== 'string' || f.kind === 'string'))
+        .map((f) => ({ op: 'set', path: [...added, ...f.path.slice(base)], value: f.value }));
+      const err = commands.length ? await edit({ op: 'batch', commands, label: `Copy ${node.label ?? node.name}` }) : undefined;
+      if (err) {
+        error.value = { title: 'Could not copy every field of the original', error: err };
+        return false;
+      }
+    }
+    // Next to the original, where a user expects the copy.
+    const from = added[added.length - 1];
+    const at = node.path[node.path.length - 1];
+    if (typeof from === 'number' && typeof at === 'number' && from !== at + 1 && samePrefix(added, node.path)) {
+      const err = await edit({ op: 'move', path: added.slice(0, -1), from, to: at + 1, label: 'Place the copy' });
+      if (!err) select([...added.slice(0, -1), at + 1]);
+    }
+    return true;
   }
 
   async function screenshot(png: Uint8Array, name?: string): Promise<boolean> {

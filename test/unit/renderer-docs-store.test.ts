@@ -10,7 +10,7 @@ import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { createFakeApi } from '../../renderer/bridge/fake-api.ts';
 import { setApi } from '../../renderer/bridge/index.ts';
 import { findImage, nodeImageBytes, useDocs } from '../../renderer/stores/use-docs.ts';
-import { nodesOfKind } from '../../renderer/lib/tree-model.ts';
+import { findNode as findIn, nodesOfKind } from '../../renderer/lib/tree-model.ts';
 
 let files: Map<string, Uint8Array>;
 
@@ -95,6 +95,23 @@ describe('document store', () => {
     expect(await docs.remove(docs.selectedPath!)).toBe(true);
     const final = nodesOfKind(docs.active!.outline, 'colliders').find((n) => JSON.stringify(n.path) === JSON.stringify(set.path))!;
     expect(final.children?.length ?? 0).toBe(before);
+  });
+
+  it('duplicates a record next to the original with all its field values', async () => {
+    const docs = await openSample();
+    const lib = nodesOfKind(docs.active!.outline, 'materials').find((n) => n.children?.some((c) => c.kind === 'material'))!;
+    const first = lib.children![0]!;
+    const before = lib.children!.length;
+    const original = await docs.inspect(first.path);
+    expect(await docs.duplicate(first, lib, lib.actions!.add![0]!)).toBe(true);
+    const after = findIn(docs.active!.outline, lib.path)!;
+    expect(after.children!.length).toBe(before + 1);
+    // The copy sits right after the original and is selected.
+    const copyPath = [...first.path.slice(0, -1), (first.path[first.path.length - 1] as number) + 1];
+    expect(docs.selectedPath).toEqual(copyPath);
+    const copy = await docs.inspect(copyPath);
+    const values = (i: typeof copy) => i!.fields.filter((f) => !f.readonly).map((f) => [f.name, f.value]);
+    expect(values(copy)).toEqual(values(original));
   });
 
   it('shows a decode failure with its offset and leaves no tab behind', async () => {

@@ -115,6 +115,26 @@ describe.skipIf(!hasCorpus || !model)('LODka notes pinned on the real files (2)'
   });
 });
 
+describe.skipIf(!hasCorpus || !model)('LODka winding', () => {
+  it('21: triangles are counter-clockwise around their stored normals (no flip in toScene)', () => {
+    const scene = lodkaCodec.toScene(load(model!).doc);
+    const m = scene.meshes[0]!;
+    let ccw = 0;
+    for (let t = 0; t < m.indices.length; t += 3) {
+      const [a, b, c] = [m.indices[t]!, m.indices[t + 1]!, m.indices[t + 2]!];
+      const p = (i: number, k: number): number => m.positions[i * 3 + k]!;
+      const u = [0, 1, 2].map((k) => p(b, k) - p(a, k));
+      const w = [0, 1, 2].map((k) => p(c, k) - p(a, k));
+      const n = [u[1]! * w[2]! - u[2]! * w[1]!, u[2]! * w[0]! - u[0]! * w[2]!, u[0]! * w[1]! - u[1]! * w[0]!];
+      let d = 0;
+      for (const i of [a, b, c]) for (let k = 0; k < 3; k++) d += n[k]! * m.normals![i * 3 + k]!;
+      if (d > 0) ccw++;
+    }
+    expect(m.indices.length / 3).toBe(24);
+    expect(ccw).toBe(24);
+  });
+});
+
 describe('LODka notes pinned on written bytes', () => {
   const every = lodkaFixtures().find((f) => f.name === 'every-chunk.lod')!;
   const bytes = lodkaCodec.encode(every.doc);

@@ -32,6 +32,19 @@ export function imageKind(b: Uint8Array): string | undefined {
   return IMAGE_MAGIC.find(([, m]) => m.every((x, i) => b[i] === x))?.[0];
 }
 
+/** Start offset of the deepest record with a byte span on `sub` below `node` (a face group, a light...). */
+function offsetOf(node: unknown, sub: NodePath): number | undefined {
+  let cur: unknown = node;
+  let found: number | undefined;
+  for (const k of sub) {
+    if (!cur || typeof cur !== 'object' || ArrayBuffer.isView(cur)) break;
+    cur = (cur as Record<string | number, unknown>)[k];
+    const span = (cur as { $span?: [number, number] } | undefined)?.$span;
+    if (cur && typeof cur === 'object' && Array.isArray(span)) found = span[0];
+  }
+  return found;
+}
+
 /** True when following parents from item i never reaches a root (-1). */
 function inCycle(parents: number[], i: number): boolean {
   let cur = parents[i]!;
@@ -67,7 +80,7 @@ export function validateLod(doc: LodDocument): Problem[] {
   all.forEach(({ chunk, path, where }, idx) => {
     const at = chunk.$span?.[0];
     const add = (sev: Severity, msg: string, sub: NodePath = [], subWhere = ''): void =>
-      push(sev, msg, subWhere ? `${where}/${subWhere}` : where, [...path, ...sub], at);
+      push(sev, msg, subWhere ? `${where}/${subWhere}` : where, [...path, ...sub], offsetOf(chunk, sub) ?? at);
     const known = (CONTAINER_IDS as readonly string[]).includes(chunk.id) || (LEAF_IDS as readonly string[]).includes(chunk.id);
     if (!known) add('info', `unknown chunk ${JSON.stringify(chunk.id)} kept as raw bytes`);
     switch (chunk.id) {

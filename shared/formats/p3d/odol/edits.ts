@@ -8,7 +8,7 @@ import { getAt, type NodePath } from '../../../model/path.ts';
 import type { OdolDocument } from './codec.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
-import { modelInfoHead, modelInfoTail, proxyStruct, lodBounds, loadableLodInfo, sectionHead } from './schema.ts';
+import { blankOf, modelInfoHead, modelInfoTail, proxyStruct, lodBounds, loadableLodInfo, sectionHead } from './schema.ts';
 import { v7Footer, v7Proxy, type OdolV7Lod } from './v7.ts';
 
 type AnyLod = OdolLod | OdolV7Lod;
@@ -104,7 +104,7 @@ export function createOdolNode(doc: OdolDocument, parent: NodePath, kind: string
     const value =
       doc.version === 7
         ? { name: 'proxy', rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] }
-        : { ...proxyStruct(doc.version).blank(), name: 'proxy', transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], namedSelectionIndex: -1, boneIndex: -1, ...(doc.version >= 40 ? { sectionIndex: -1 } : {}) };
+        : { ...blankOf(proxyStruct(doc.version)), name: 'proxy', transform: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], namedSelectionIndex: -1, boneIndex: -1, ...(doc.version >= 40 ? { sectionIndex: -1 } : {}) };
     return { op: 'insert', path: parent, index: lod.proxies.length, value, label: 'Add proxy' };
   }
   return undefined;

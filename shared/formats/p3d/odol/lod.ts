@@ -11,13 +11,14 @@ import {
   bytesOf, f32x, I32, i16x, i32x, readCondensed, readPacked, U16, U32, U8, VEC3, writeCondensed, writePacked,
   type ElementType, type PackContext, type PackedArray,
 } from './packed.ts';
+import { readF32, readF32s, writeF32, writeF32s, type F32Value } from './schema.ts';
 import { lodBounds, materialExtra, materialExtraCount, materialHead, materialShaders, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';
 
 type Rec = Record<string, unknown> & { $span?: Span };
 
 export interface LodProxy extends Rec {
   name: string;
-  transform: number[];
+  transform: F32Value[];
   sequenceId: number;
   namedSelectionIndex: number;
   boneIndex: number;
@@ -50,9 +51,9 @@ export interface LodSection extends Rec {
   faceUpperIndex: number;
   materialIndex: number;
   material?: string;
-  areaOverTex: number[];
+  areaOverTex: F32Value[];
   flag67?: number;
-  unknown67?: number[];
+  unknown67?: F32Value[];
 }
 
 export interface NamedSelection extends Rec {
@@ -66,14 +67,18 @@ export interface NamedSelection extends Rec {
 }
 
 export interface LodFrame {
-  time: number;
+  time: F32Value;
   points: Float32Array;
 }
 
 /** The face table: per face its vertex count and its vertex indices, flattened. */
 export interface LodFaces {
-  /** Wiki: OffsetToSectionsStruct. Size of the face table in the engine's layout (derived, see faceTableSize). */
-  faceDataSize: number;
+  /**
+   * Wiki: OffsetToSectionsStruct, derived from the faces (see faceTableSize) and written on save.
+   * Present only when a file stores another value: the difference, kept so such a file still
+   * saves back as it came.
+   */
+  faceDataSizeDelta?: number;
   /** Wiki: AlwaysZero. */
   unused: number;
   sizes: Uint8Array;
@@ -84,6 +89,8 @@ export interface LodFaces {
 
 export interface OdolLod {
   resolution: number;
+  /** Set when the stored resolution is a NaN with a payload: its exact bits. */
+  resolutionBits?: number;
   proxies: LodProxy[];
   subSkeletonsToSkeleton: Int32Array;
   skeletonToSubSkeleton: Int32Array[];
@@ -127,7 +134,7 @@ export interface OdolLod {
 
 export interface UvSet {
   /** v45+: UV range used to expand the 16-bit UVs. */
-  range?: number[];
+  range?: F32Value[];
   uv: PackedArray;
   $span?: Span;
 }
@@ -231,13 +238,13 @@ function readSection(r: BinaryReader, v: number): LodSection {
   if (s.materialIndex === -1) s.material = r.cstring();
   if (v >= 36) {
     const n = r.i32Count(4, 'areaOverTex');
-    s.areaOverTex = r.f32s(n);
+    s.areaOverTex = readF32s(r, n);
     if (v >= 67) {
       s.flag67 = r.i32();
-      if (s.flag67 >= 1) s.unknown67 = r.f32s(11);
+      if (s.flag67 >= 1) s.unknown67 = readF32s(r, 11);
     }
   } else {
-    s.areaOverTex = [r.f32()];
+    s.areaOverTex = [readF32(r)];
   }
   s.$span = [start, r.pos];
   return s;
@@ -248,13 +255,13 @@ function writeSection(w: BinaryWriter, s: LodSection, v: number): void {
   if (s.materialIndex === -1) w.cstring(s.material ?? '');
   if (v >= 36) {
     w.i32(s.areaOverTex.length);
-    w.f32s(s.areaOverTex);
+    writeF32s(w, s.areaOverTex);
     if (v >= 67) {
       w.i32(s.flag67 ?? 0);
-      if ((s.flag67 ?? 0) >= 1) w.f32s(s.unknown67 ?? new Array<number>(11).fill(0));
+      if ((s.flag67 ?? 0) >= 1) writeF32s(w, s.unknown67 ?? new Array<number>(11).fill(0));
     }
   } else {
-    w.f32(s.areaOverTex[0] ?? 0);
+    writeF32(w, s.areaOverTex[0]);
   }
 }
 
@@ -288,7 +295,10 @@ function readFaces(r: BinaryReader, v: number): LodFaces {
       }
     }
     r.pos = p;
-    return { faceDataSize, unused, sizes, indices: idx.slice(0, k), $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
+    const out: LodFaces = { unused, sizes, indices: idx.slice(0, k), $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
+    const delta = (faceDataSize - faceTableSize(out, v)) | 0;
+    if (delta !== 0) out.faceDataSizeDelta = delta;
+    return out;
   });
 }
 
@@ -310,7 +320,7 @@ function writeFaces(w: BinaryWriter, f: LodFaces, v: number, reuseRaw: boolean |
   }
   const wide = v >= 69 ? 4 : 2;
   w.i32(f.sizes.length);
-  w.u32(faceTableSize(f, v));
+  w.u32(faceTableSize(f, v) + (f.faceDataSizeDelta ?? 0));
   w.u16(f.unused);
   let k = 0;
   for (let i = 0; i < f.sizes.length; i++) {
@@ -375,7 +385,7 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const namedSelections = list(r, 'namedSelections', 17, () => readNamedSelection(r, ctx, v));
   const namedProperties = list(r, 'namedProperties', 2, () => ({ name: r.cstring(), value: r.cstring() }));
   const frames = list(r, 'frames', 8, () => {
-    const time = r.f32();
+    const time = readF32(r);
     const n = r.i32Count(12, 'points');
     return { time, points: r.f32Array(n * 3, 'points') };
   });
@@ -390,7 +400,7 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const readUv = (i: number): UvSet =>
     r.within(`uvSets[${i}]`, () => {
       const s = r.pos;
-      const range = v >= 45 ? r.f32s(4) : undefined;
+      const range = v >= 45 ? readF32s(r, 4) : undefined;
       const uv = readCondensed(r, ctx, t.uv, 'uv');
       return { ...(range ? { range } : {}), uv, $span: [s, r.pos] as Span };
     });
@@ -465,7 +475,7 @@ export function writeLod(lod: OdolLod, v: number, ctx: PackContext, opts: Encode
   }
   w.i32(lod.frames.length);
   for (const f of lod.frames) {
-    w.f32(f.time);
+    writeF32(w, f.time);
     w.i32(f.points.length / 3);
     w.typed(f.points);
   }
@@ -476,7 +486,7 @@ export function writeLod(lod: OdolLod, v: number, ctx: PackContext, opts: Encode
   const sizeAt = w.reserve32();
   if (v >= 50) writeCondensed(w, ctx, lod.clip ?? { data: new Uint32Array(0) }, CLIP, reuse);
   lod.uvSets.forEach((s, i) => {
-    if (v >= 45) w.f32s(s.range ?? [0, 0, 1, 1]);
+    if (v >= 45) writeF32s(w, s.range ?? [0, 0, 1, 1]);
     writeCondensed(w, ctx, s.uv, t.uv, reuse);
     if (i === 0) w.i32(lod.uvSetCountZero && lod.uvSets.length === 1 ? 0 : lod.uvSets.length);
   });

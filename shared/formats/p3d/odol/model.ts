@@ -10,7 +10,9 @@ import type { EncodeOptions } from '../../registry.ts';
 import { readLod, writeLod, type OdolLod } from './lod.ts';
 import { parsePhysx, writePhysx, type PhysxData } from './physics.ts';
 import { F32, readPacked, writePacked, type PackContext, type PackedArray } from './packed.ts';
-import { animationAxis, loadableLodInfo, modelInfoHead, modelInfoTail } from './schema.ts';
+import {
+  animationAxis, blankOf, loadableLodInfo, modelInfoHead, modelInfoTail, readF32, readF32s, storeResolution, writeF32, writeResolution, type F32Value,
+} from './schema.ts';
 
 type Rec = Record<string, unknown> & { $span?: Span };
 
@@ -36,15 +38,15 @@ export interface AnimationClass extends Rec {
   type: number;
   name: string;
   source: string;
-  minPhase: number;
-  maxPhase: number;
-  minValue: number;
-  maxValue: number;
-  animPeriod?: number;
-  initPhase?: number;
+  minPhase: F32Value;
+  maxPhase: F32Value;
+  minValue: F32Value;
+  maxValue: F32Value;
+  animPeriod?: F32Value;
+  initPhase?: F32Value;
   sourceAddress: number;
   /** Type-dependent floats: angle0/1, offset0/1, axisPos+axisDir+angle+axisOffset, or hideValue (+1 from v55). */
-  params: number[];
+  params: F32Value[];
 }
 
 export interface Animations {
@@ -129,17 +131,17 @@ function readAnimations(r: BinaryReader, v: number): Animations {
           const s = r.pos;
           const type = r.u32();
           const c: AnimationClass = {
-            type, name: r.cstring(), source: r.cstring(), minPhase: r.f32(), maxPhase: r.f32(), minValue: r.f32(), maxValue: r.f32(),
+            type, name: r.cstring(), source: r.cstring(), minPhase: readF32(r), maxPhase: readF32(r), minValue: readF32(r), maxValue: readF32(r),
             sourceAddress: 0, params: [],
           };
           if (v >= 56) {
-            c.animPeriod = r.f32();
-            c.initPhase = r.f32();
+            c.animPeriod = readF32(r);
+            c.initPhase = readF32(r);
           }
           c.sourceAddress = r.u32();
           const n = paramCount(type, v);
           if (n < 0) r.fail(`unknown animation type ${type}`, s);
-          c.params = r.f32s(n);
+          c.params = readF32s(r, n);
           c.$span = [s, r.pos];
           return c;
         }),
@@ -178,18 +180,18 @@ function writeAnimations(w: BinaryWriter, a: Animations, v: number, reuse: boole
     w.u32(c.type);
     w.cstring(c.name);
     w.cstring(c.source);
-    w.f32(c.minPhase);
-    w.f32(c.maxPhase);
-    w.f32(c.minValue);
-    w.f32(c.maxValue);
+    writeF32(w, c.minPhase);
+    writeF32(w, c.maxPhase);
+    writeF32(w, c.minValue);
+    writeF32(w, c.maxValue);
     if (v >= 56) {
-      w.f32(c.animPeriod ?? 0);
-      w.f32(c.initPhase ?? 0);
+      writeF32(w, c.animPeriod);
+      writeF32(w, c.initPhase);
     }
     w.u32(c.sourceAddress);
     const n = paramCount(c.type, v);
     if (n < 0) throw new EncodeError(`unknown animation type ${c.type}`, 'animations');
-    for (let i = 0; i < n; i++) w.f32(c.params[i] ?? 0);
+    for (let i = 0; i < n; i++) writeF32(w, c.params[i]);
   }
   w.i32(a.bonesToAnims.length);
   for (const perBone of a.bonesToAnims) {
@@ -243,7 +245,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
   if (version >= 58) doc.prefix = r.within('prefix', () => r.cstring());
   const nLods = r.i32Count(4 + 8 + 1, 'LODs');
   if (nLods === 0) r.fail('the model has no LODs');
-  const resolutions = r.within('resolutions', () => r.f32s(nLods));
+  const resolutions = r.within('resolutions', () => readF32s(r, nLods));
   doc.modelInfo = readModelInfo(r, version, nLods, ctx);
   doc.hasAnimations = r.u8();
   if (doc.hasAnimations) doc.animations = readAnimations(r, version);
@@ -267,7 +269,8 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
     }
     gaps.push(bytes.slice(at, s));
     const sub = new BinaryReader(bytes, s, e, [`lods[${i}]`]);
-    lods[i] = readLod(sub, version, ctx, resolutions[i]!);
+    lods[i] = readLod(sub, version, ctx, 0);
+    storeResolution(lods[i], resolutions[i]!);
     at = e;
   }
   doc.lods = lods;
@@ -294,7 +297,7 @@ export function encodeV4x(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8
   if (v >= 59) w.u32(doc.appId ?? 0);
   if (v >= 58) w.cstring(doc.prefix ?? '');
   w.i32(n);
-  for (const l of doc.lods) w.f32(l.resolution);
+  for (const l of doc.lods) writeResolution(w, l);
   writeModelInfo(w, doc.modelInfo, v, n, ctx, opts.reuseRaw);
   w.u8(doc.hasAnimations);
   if (doc.hasAnimations) {
@@ -306,7 +309,7 @@ export function encodeV4x(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8
   for (const li of doc.lodInfo) w.u8(li.permanent);
   const lli = loadableLodInfo(v);
   doc.lodInfo.forEach((li) => {
-    if (!li.permanent) lli.write(w, (li.info ?? lli.blank()) as never);
+    if (!li.permanent) lli.write(w, (li.info ?? blankOf(lli)) as never);
   });
   const order = validOrder(doc.fileOrder, n);
   const starts = new Array<number>(n).fill(0);

@@ -54,7 +54,7 @@ function uvOf(doc: OdolDocument, lod: OdolLod, n: number): Float32Array[] {
     const out = new Float32Array(n * 2);
     if (v >= 45) {
       const src = expand(s.uv, 2, n);
-      const [u0, v0, u1, v1] = s.range ?? [0, 0, 1, 1];
+      const [u0, v0, u1, v1] = (s.range ?? [0, 0, 1, 1]).map(Number);
       for (let i = 0; i < n * 2; i++) {
         const lo = i % 2 ? v0! : u0!;
         const hi = i % 2 ? v1! : u1!;

@@ -6,7 +6,7 @@
 import type { BinaryReader } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import {
-  BinType, arrayOf, bool, cstring, i16, i32, i8, mat3, mat4x3, rgba, struct, u32, u8, vec3, type FieldMap, type Struct,
+  BinType, arrayOf, bool, cstring, i16, i32, i8, struct, u32, u8, type FieldKind, type FieldMap, type Struct,
 } from '../../../schema/schema.ts';
 
 /**
@@ -39,6 +39,79 @@ class F32Exact extends BinType<number | string> {
 }
 /** f32 with exact NaN payloads (see {@link F32Exact}). */
 export const f32 = new F32Exact();
+
+/** A float as the document holds it: a number, or `NaN(0x...)` for a NaN with a payload. */
+export type F32Value = number | string;
+
+/** Reads one float keeping NaN payloads (see {@link F32Exact}). */
+export function readF32(r: BinaryReader): F32Value {
+  return f32.read(r);
+}
+export function writeF32(w: BinaryWriter, v: F32Value | undefined): void {
+  f32.write(w, v ?? 0);
+}
+export function readF32s(r: BinaryReader, n: number): F32Value[] {
+  r.need(n * 4, `${n} floats`);
+  const out: F32Value[] = [];
+  for (let i = 0; i < n; i++) out.push(f32.read(r));
+  return out;
+}
+export function writeF32s(w: BinaryWriter, vs: readonly F32Value[]): void {
+  for (const v of vs) f32.write(w, v);
+}
+
+/** Stores a decoded resolution: a number, plus the exact bits when it is a NaN with a payload. */
+export function storeResolution(l: { resolution: number; resolutionBits?: number }, v: F32Value): void {
+  if (typeof v === 'number') {
+    l.resolution = v;
+  } else {
+    l.resolution = Number.NaN;
+    l.resolutionBits = parseInt(v.slice(6, 14), 16);
+  }
+}
+
+export function writeResolution(w: BinaryWriter, l: { resolution: number; resolutionBits?: number }): void {
+  if (Number.isNaN(l.resolution) && l.resolutionBits !== undefined) w.u32(l.resolutionBits);
+  else w.f32(l.resolution);
+}
+
+/** A fixed run of floats (vectors, matrices, colours) with exact NaN payloads. */
+class F32Tuple extends BinType<F32Value[]> {
+  readonly kind: FieldKind;
+  readonly fixedSize: number;
+  readonly n: number;
+  constructor(kind: FieldKind, n: number) {
+    super();
+    this.kind = kind;
+    this.n = n;
+    this.fixedSize = 4 * n;
+  }
+  read(r: BinaryReader): F32Value[] {
+    return readF32s(r, this.n);
+  }
+  write(w: BinaryWriter, v: F32Value[] | undefined): void {
+    for (let i = 0; i < this.n; i++) f32.write(w, v?.[i] ?? 0);
+  }
+  override check(v: unknown): string | undefined {
+    if (!Array.isArray(v) || v.length !== this.n) return `must be ${this.n} numbers`;
+    return v.every((x) => f32.check(x) === undefined) ? undefined : 'must contain only numbers';
+  }
+}
+/** A record with every field zero or empty (the toolkit's `blank`, which does not know the exact float types). */
+export function blankOf(s: Struct<FieldMap>): Record<string, unknown> {
+  const out: Record<string, unknown> = s.blank();
+  for (const [name, t] of s.entries) {
+    if (t instanceof F32Tuple) out[name] = new Array<number>(t.n).fill(0);
+    else if (t instanceof F32Exact) out[name] = 0;
+  }
+  return out;
+}
+
+export const vec3 = new F32Tuple('vec3', 3);
+export const mat3 = new F32Tuple('mat3', 9);
+export const mat4x3 = new F32Tuple('mat4x3', 12);
+export const rgba = new F32Tuple('rgba', 4);
+export const floats = (n: number): F32Tuple => new F32Tuple('array', n);
 
 const cache = new Map<string, Struct<FieldMap>>();
 function cached(key: string, make: () => Struct<FieldMap>): Struct<FieldMap> {
@@ -257,4 +330,4 @@ export const stageTransformStruct = struct('LodStageTransform', {
 
 export const animationAxis = struct('AnimBones.axis', { axisPos: vec3.note('Axis position'), axisDir: vec3.note('Axis direction') });
 
-export { bool, cstring, i32, u8, u32, vec3 };
+export { bool, cstring, i32, u8, u32 };

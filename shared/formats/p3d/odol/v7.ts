@@ -8,7 +8,8 @@ import { BinaryReader, type Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
-import { cstring, fixedBytes, floats, mat3, struct, u32, vec3 } from '../../../schema/schema.ts';
+import { cstring, fixedBytes, struct, u32 } from '../../../schema/schema.ts';
+import { floats, mat3, readF32s, storeResolution, vec3, writeResolution, type F32Value } from './schema.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { bytesOf, readPacked, U16, U32, U8, VEC3, f32x, writePacked, type PackContext, type PackedArray } from './packed.ts';
 
@@ -65,7 +66,9 @@ export interface OdolV7Lod {
   positions: PackedArray<Float32Array>;
   normals: PackedArray<Float32Array>;
   /** fvalue[12]: min/max positions and other values. */
-  fvalue: number[];
+  fvalue: F32Value[];
+  /** Set when the stored resolution is a NaN with a payload: its exact bits. */
+  resolutionBits?: number;
   textures: string[];
   pointToVertex: PackedArray<Uint16Array>;
   vertexToPoint: PackedArray<Uint16Array>;
@@ -232,8 +235,8 @@ export function decodeV7(bytes: Uint8Array): OdolV7Document {
   const at = r.pos;
   const m = r.u32();
   if (m !== n) r.fail(`ResolutionCount ${m} differs from LodCount ${n}`, at);
-  const res = r.within('resolutions', () => r.f32s(n));
-  lods.forEach((l, i) => (l.resolution = res[i]!));
+  const res = r.within('resolutions', () => readF32s(r, n));
+  lods.forEach((l, i) => storeResolution(l, res[i]!));
   const footer = r.within('footer', () => v7Footer.read(r)) as unknown as Record<string, unknown>;
   r.expectEnd('ODOL v7 file');
   return { format: 'p3d-odol', version: 7, lods, footer };
@@ -247,7 +250,7 @@ export function encodeV7(doc: OdolV7Document, opts: EncodeOptions = {}): Uint8Ar
   w.i32(doc.lods.length);
   for (const l of doc.lods) writeLod(w, l, opts.reuseRaw);
   w.i32(doc.lods.length);
-  for (const l of doc.lods) w.f32(l.resolution);
+  for (const l of doc.lods) writeResolution(w, l);
   v7Footer.write(w, doc.footer as never);
   return w.finish();
 }

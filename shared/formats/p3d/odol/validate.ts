@@ -48,8 +48,8 @@ function checkLod(doc: OdolDocument, lod: OdolLod | OdolV7Lod, i: number, out: P
   const l = lod as OdolLod;
   const offsets = faceOffsets(l.faces.sizes, doc.version);
   const total = offsets[offsets.length - 1]!;
-  if (l.faces.faceDataSize !== faceTableSize(l.faces, doc.version)) {
-    out.push({ severity: 'warning', message: `face table size ${l.faces.faceDataSize} differs from the faces (${total}); it is rewritten on save`, where: `${where}/faces`, path: ['lods', i, 'faces'] });
+  if (l.faces.faceDataSizeDelta) {
+    out.push({ severity: 'warning', message: `stored face table size is off by ${l.faces.faceDataSizeDelta} from the faces (${faceTableSize(l.faces, doc.version)})`, where: `${where}/faces`, path: ['lods', i, 'faces'] });
   }
   l.sections.forEach((s, k) => {
     if (s.faceLowerIndex < 0 || s.faceUpperIndex > total || s.faceLowerIndex > s.faceUpperIndex) {

@@ -15,13 +15,6 @@ export interface KnownFinding {
 
 export const KNOWN_FINDINGS: readonly KnownFinding[] = [
   {
-    id: 'lodka-unknown-chunk-field-encode',
-    format: 'lodka-lod',
-    pattern: /^lodka-lod\|encode-crash\|EncodeError\|fail shared\/formats\/lodka\/encode\.ts < writeLeaf /,
-    summary:
-      'a chunk whose id a mutation made unknown decodes, keeps its payload only in $raw, and encode({ reuseRaw: false }) throws "chunk X has no data to write"',
-  },
-  {
     id: 'lodka-shininess-field-encode',
     format: 'lodka-lod',
     pattern: /^lodka-lod\|encode-crash\|EncodeError\|.*writeMaterials /,

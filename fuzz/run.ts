@@ -9,6 +9,8 @@
  * Failures are saved to test/fixtures/crashes/<format>-<hash>.bin with a .json note, where the
  * regression test (test/unit/fuzz-crashes.test.ts) picks them up.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../test/helpers/corpus.ts';
 import { runFuzz, type FuzzStats } from './lib/engine.ts';
@@ -82,6 +84,13 @@ async function main(): Promise<void> {
     ...(args.save ? { saveDir: join(repoRoot, 'test/fixtures/crashes') } : {}),
     onProgress: (s) => process.stderr.write(`fuzz: ${s.inputs} inputs, ${s.findings.length} failure(s), ${s.seconds.toFixed(0)} s\n`),
   });
+  // Lossy re-encodes are not regression inputs, but their owners need the bytes to look at.
+  if (stats.mismatches.length) {
+    const dir = join(tmpdir(), 'lodsmith-fuzz-mismatches');
+    mkdirSync(dir, { recursive: true });
+    for (const m of stats.mismatches) writeFileSync(join(dir, `${m.format}-seed${args.seed}-input${m.input}.bin`), m.bytes);
+    process.stderr.write(`fuzz: first lossy input of each format written to ${dir}\n`);
+  }
   if (args.json) {
     const { findings, mismatches, ...rest } = stats;
     const plain = (list: typeof findings) => list.map(({ bytes, ...f }) => ({ ...f, bytes: bytes.length }));

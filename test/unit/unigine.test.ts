@@ -64,8 +64,8 @@ describe.skipIf(!hasCorpus)('Unigine mesh views on real files', () => {
     for (const part of ['Box01', 'Unigine-legacy__box', 'cpp-api-samples__sphere', 'FPS_Demo1__box.mesh', 'agent.mesh']) {
       const doc = mesh(meshFile(part));
       const scene = unigineMeshCodec.toScene(doc);
-      expect(scene.nodes[0]!.name).toBe('Z-up to Y-up');
       expect(scene.meshes.length).toBe(doc.surfaces.length);
+      expect(scene.nodes.every((n) => n.parent === -1)).toBe(true);
       for (const m of scene.meshes) {
         const nv = m.positions.length / 3;
         expect(m.indices.length % 3).toBe(0);
@@ -75,6 +75,36 @@ describe.skipIf(!hasCorpus)('Unigine mesh views on real files', () => {
         expect(m.uvs[0]!.length).toBe(nv * 2);
       }
     }
+  });
+
+  it('converts Z-up to Y-up in the data: (x, y, z) -> (x, z, -y) for vertices, root bones and their tracks', () => {
+    const doc = mesh(meshFile('cpp-api-samples__box'));
+    if (doc.magic === 'mr02') throw new Error('unexpected');
+    const src = doc.surfaces[0]!.morphTargets[0]!.vertices;
+    const scene = unigineMeshCodec.toScene(doc);
+    const m = scene.meshes[0]!;
+    // Find the scene vertex made from coordinate vertex 1 and compare.
+    const c1 = doc.surfaces[0]!.coordIndices[0]!;
+    const v = doc.surfaces[0]!.triangleIndices[0]!;
+    expect([m.positions[v * 3], m.positions[v * 3 + 1], m.positions[v * 3 + 2]]).toEqual([src[c1 * 3], src[c1 * 3 + 2], -src[c1 * 3 + 1]!]);
+    const fx = unigineFixtures().find((x) => x.name === 'walk.anim')!;
+    const anim = unigineAnimCodec.decode(encodeFixture(fx)) as UnigineAnim;
+    const asc = unigineAnimCodec.toScene(anim);
+    const root = asc.skeleton!.bones[0]!;
+    expect(root.parent).toBe(-1);
+    // The root's local matrix now maps source +Z (its column 2) to scene +Y.
+    expect(root.matrix[9]).toBeCloseTo(1);
+    expect(root.matrix[10]).toBeCloseTo(0);
+    const child = asc.skeleton!.bones[1]!;
+    expect(child.matrix[13]).toBe(0);
+    expect(child.matrix[14]).toBeCloseTo(0.5);
+    // Root track: stored translation (tx, ty, tz) shows up as (tx, tz, -ty); child tracks stay local.
+    const c = anim.animations[0]!;
+    const dec = (k: number): number => c.translationMin[k]! + c.translationSize[k]! * (c.translations[k]! / 65535);
+    const t0 = asc.clips[0]!.tracks[0]!.translations!;
+    expect(t0[0]).toBeCloseTo(dec(0), 5);
+    expect(t0[1]).toBeCloseTo(dec(2), 5);
+    expect(t0[2]).toBeCloseTo(-dec(1), 5);
   });
 
   it('a skinned mesh has a skeleton, skin weights summing to one and joints in range', () => {

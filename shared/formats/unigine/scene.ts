@@ -1,8 +1,10 @@
 /**
- * Unigine -> neutral scene. Unigine is right-handed and Z-up; the scene wraps everything in a root
- * node that rotates Z-up to Y-up (-90 degrees about X), so vertex data, bind poses and clips stay
- * in source coordinates. Bind poses are local to the parent bone (position, quaternion xyzw,
- * scale); packed quaternions are shorts / 32767. Files carry no frame rate: clips use 30 fps.
+ * Unigine -> neutral scene. Unigine is right-handed and Z-up; the scene is Y-up, so everything is
+ * rotated -90 degrees about X, (x, y, z) -> (x, z, -y): vertex data directly, and the skeleton and
+ * clips at their root bones (a wrapping root node would not do: glTF ignores the parents of
+ * skinned mesh nodes, and skeletons are exported under their own root). Bind poses are local to
+ * the parent bone (position, quaternion xyzw, scale); packed quaternions are shorts / 32767.
+ * Files carry no frame rate: clips use 30 fps.
  */
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
 import { composeTRS, invert4, mul4 } from '../grimrock/view-util.ts';
@@ -185,13 +187,56 @@ export function clipToScene(
   return { name: clip.name, duration: Math.max(0, ex.frames - 1) / UNIGINE_FPS, frames: ex.frames, tracks, source: path };
 }
 
-function rootNode(): Scene['nodes'][number] {
-  return { name: 'Z-up to Y-up', parent: -1, matrix: [...Z_UP_TO_Y_UP], source: [] };
+const IDENTITY4: Mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+/** Inverse of {@link Z_UP_TO_Y_UP}: (x, y, z) -> (x, -z, y). */
+const Y_UP_TO_Z_UP: Mat4 = [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1];
+const S = Math.SQRT1_2;
+
+function rotateVec3s(a: Float32Array): void {
+  for (let i = 0; i + 2 < a.length; i += 3) {
+    const y = a[i + 1]!;
+    a[i + 1] = a[i + 2]!;
+    a[i + 2] = -y;
+  }
+}
+
+/** q' = qR * q with qR = (-sqrt(1/2), 0, 0, sqrt(1/2)), the same rotation as a quaternion. */
+function rotateQuats(a: Float32Array): void {
+  for (let i = 0; i + 3 < a.length; i += 4) {
+    const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
+    a[i] = S * x - S * w;
+    a[i + 1] = S * y + S * z;
+    a[i + 2] = S * z - S * y;
+    a[i + 3] = S * w + S * x;
+  }
+}
+
+/** Moves a scene built in Unigine coordinates to Y-up (see the file comment). */
+function toYUp(scene: Scene): Scene {
+  for (const m of scene.meshes) {
+    rotateVec3s(m.positions);
+    if (m.normals) rotateVec3s(m.normals);
+    for (const morph of m.morphs ?? []) rotateVec3s(morph.positions);
+  }
+  const bones = scene.skeleton?.bones ?? [];
+  for (const b of bones) {
+    if (b.parent < 0) b.matrix = mul4(Z_UP_TO_Y_UP, b.matrix);
+    // world' = R * world, so inverse(world') = inverse(world) * inverse(R).
+    if (b.inverseBind) b.inverseBind = mul4(b.inverseBind, Y_UP_TO_Z_UP);
+  }
+  for (const clip of scene.clips) {
+    for (const t of clip.tracks) {
+      if ((bones[t.bone]?.parent ?? -1) >= 0) continue;
+      if (t.translations) rotateVec3s(t.translations);
+      if (t.rotations) rotateQuats(t.rotations);
+    }
+  }
+  return scene;
 }
 
 /** mr02 surfaces are plain triangle lists: three vertices per triangle, no indices in the file. */
 function mr02ToScene(doc: UnigineMeshMr02): Scene {
-  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  const scene: Scene = { nodes: [], meshes: [], materials: [], clips: [] };
   doc.surfaces.forEach((s, i) => {
     const n = Math.floor(s.positions.length / 3);
     const count = n - (n % 3);
@@ -200,28 +245,28 @@ function mr02ToScene(doc: UnigineMeshMr02): Scene {
       name: s.name, positions: s.positions.slice(0, n * 3), normals: s.normals.slice(0, n * 3), uvs: [s.uvs.slice(0, n * 2)],
       indices: Uint32Array.from({ length: count }, (_, k) => k), groups: [{ start: 0, count, material: i }], source: ['surfaces', i],
     });
-    scene.nodes.push({ name: s.name, parent: 0, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], mesh: i, source: ['surfaces', i] });
+    scene.nodes.push({ name: s.name, parent: -1, matrix: [...IDENTITY4], mesh: i, source: ['surfaces', i] });
   });
-  return scene;
+  return toYUp(scene);
 }
 
 export function meshToScene(doc: UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02): Scene {
   if (doc.magic === 'mr02') return mr02ToScene(doc);
-  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  const scene: Scene = { nodes: [], meshes: [], materials: [], clips: [] };
   doc.surfaces.forEach((s, i) => {
     scene.materials.push({ name: s.name, color: [0.8, 0.8, 0.8, 1], source: ['surfaces', i] });
     scene.meshes.push(surfaceToMesh(s, doc.magic, i));
-    scene.nodes.push({ name: s.name, parent: 0, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], mesh: i, source: ['surfaces', i] });
+    scene.nodes.push({ name: s.name, parent: -1, matrix: [...IDENTITY4], mesh: i, source: ['surfaces', i] });
   });
   if (doc.bones.length > 0) scene.skeleton = skeletonOf(doc.bones, doc.bindPose);
   scene.clips = doc.animations.map((a, i) => clipToScene(a, doc.bones, doc.bindPose, ['animations', i]));
   scene.bounds = { min: [doc.boundMin[0]!, doc.boundMin[2]!, -doc.boundMax[1]!], max: [doc.boundMax[0]!, doc.boundMax[2]!, -doc.boundMin[1]!] };
-  return scene;
+  return toYUp(scene);
 }
 
 export function animToScene(doc: UnigineAnim): Scene {
-  const scene: Scene = { nodes: [rootNode()], meshes: [], materials: [], clips: [] };
+  const scene: Scene = { nodes: [], meshes: [], materials: [], clips: [] };
   if (doc.bones.length > 0) scene.skeleton = skeletonOf(doc.bones, doc.bindPose);
   scene.clips = doc.animations.map((a, i) => clipToScene(a, doc.bones, doc.bindPose, ['animations', i]));
-  return scene;
+  return toYUp(scene);
 }

@@ -19,13 +19,14 @@ const model = fc.record({
   props: fc.array(fc.tuple(text, text), { maxLength: 4 }),
   jitter: fc.array(finite, { minLength: 1, maxLength: 8 }),
   proxyName: text,
+  animated: fc.boolean(),
 });
 
 describe('ODOL property: generated documents survive encode -> decode', () => {
   it('Arma-family documents of any version keep every edited value and re-encode identically', () => {
     fc.assert(
       fc.property(model, (m) => {
-        const doc = buildOdolDocument({ version: m.version, lods: m.lods, size: m.size });
+        const doc = buildOdolDocument({ version: m.version, lods: m.lods, size: m.size, animated: m.animated });
         doc.lods.forEach((l, i) => {
           l.resolution = Math.fround(m.resolutions[i]!);
           l.textures = [...m.textures];
@@ -37,6 +38,7 @@ describe('ODOL property: generated documents survive encode -> decode', () => {
         const bytes = odolCodec.encode(doc);
         const back = odolCodec.decode(bytes) as OdolV4xDocument;
         expect(back.version).toBe(m.version);
+        expect(back.hasAnimations).toBe(m.animated ? 1 : 0);
         back.lods.forEach((l, i) => {
           const src = doc.lods[i]!;
           expect(l.resolution).toBe(src.resolution);

@@ -39,6 +39,20 @@ describe('ODOL generated documents', () => {
     });
   }
 
+  for (const version of [40, 43, 50, 54, 55, 56, 68, 73]) {
+    it(`v${version}: skeleton and animation classes of every kind round-trip`, () => {
+      const doc = buildOdolDocument({ version, lods: 2, size: 3, animated: true });
+      const bytes = encode(doc);
+      const back = decode(bytes) as OdolV4xDocument;
+      expect(back.modelInfo.skeleton.bones).toEqual(doc.modelInfo.skeleton.bones);
+      expect(back.animations!.classes.map((c) => [c.type, c.params])).toEqual(doc.animations!.classes.map((c) => [c.type, c.params]));
+      expect(back.animations!.animsToBones[1]![0]!.axis).toMatchObject({ axisDir: [0, 1, 0] });
+      expect(back.animations!.bonesToAnims[0]!.map((a) => Array.from(a))).toEqual([[0, 1, 3], [2]]);
+      expect(odolCodec.info(back, bytes.length).bones).toEqual(['door', 'handle']);
+      expect(strict(bytes)).toEqual(bytes);
+    });
+  }
+
   it('stores arrays of 1024 bytes and more compressed (LZO from v44, LZSS before) and smaller ones raw', () => {
     const lzo = decode(buildLargeOdol({ lods: 1, size: 40 })) as OdolV4xDocument;
     expect(lzo.lods[0]!.vertices.packed).toBeDefined();

@@ -271,6 +271,12 @@ export class Viewport {
       if (this.opts.hidden.has(m.index) || !visibleInTree(m.object)) continue;
       box.expandByObject(m.object, true);
     }
+    // Animation-only files: frame the skeleton.
+    if (box.isEmpty() && this.built.bones.length) {
+      const v = new THREE.Vector3();
+      for (const b of this.built.bones) box.expandByPoint(b.getWorldPosition(v));
+      if (!box.isEmpty() && box.getSize(v).length() < 1e-6) box.expandByScalar(0.5);
+    }
     if (box.isEmpty() && this.source?.bounds) {
       box.min.fromArray(this.source.bounds.min);
       box.max.fromArray(this.source.bounds.max);
@@ -343,7 +349,8 @@ export class Viewport {
         this.helpers.add(h);
       }
     }
-    if (this.opts.skeleton && this.built?.bones.length) {
+    // Without meshes the skeleton is all there is to see: show it whatever the toggle says.
+    if ((this.opts.skeleton || !this.built?.meshes.length) && this.built?.bones.length) {
       this.skeletonHelper = new THREE.SkeletonHelper(this.built.root);
       (this.skeletonHelper.material as THREE.LineBasicMaterial).depthTest = false;
       this.helpers.add(this.skeletonHelper);

@@ -247,10 +247,9 @@ export class Viewport {
     if (box.isEmpty()) return;
     const sphere = box.getBoundingSphere(new THREE.Sphere());
     const r = Math.max(sphere.radius, 1e-3);
-    // Fit the bounding sphere to the narrower side of the view, a little tighter than the full
-    // sphere so long thin models do not end up tiny.
+    // Fit the bounding sphere into the narrower side of the view (portrait windows too).
     const halfFov = Math.atan(Math.tan(THREE.MathUtils.degToRad(this.camera.fov / 2)) * Math.min(1, this.camera.aspect));
-    const dist = (r / Math.tan(halfFov)) * 0.95;
+    const dist = (r / Math.sin(halfFov)) * 1.02;
     const dir = this.camera.position.clone().sub(this.controls.target);
     if (dir.lengthSq() < 1e-12) dir.set(1, 0.6, 1.2);
     dir.normalize();

@@ -75,7 +75,7 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     { id: 'file:save', label: 'Save', keys: 'Ctrl+S', icon: 'save', enabled: hasDoc, run: () => docs.save() },
     { id: 'file:saveAs', label: 'Save As…', keys: 'Ctrl+Shift+S', icon: 'save-as', enabled: hasDoc, run: saveAs },
     { id: 'file:revert', label: 'Revert to Saved', icon: 'revert', enabled: () => !!docs.active?.dirty, run: () => docs.revert() },
-    { id: 'file:exportGltf', label: 'Export glTF Binary…', icon: 'glb', enabled: hasDoc, run: exportGltf },
+    { id: 'file:exportGltf', label: 'Export glTF Binary…', keys: 'Ctrl+E', icon: 'glb', enabled: hasDoc, run: exportGltf },
     { id: 'file:close', label: 'Close', keys: 'Ctrl+W', icon: 'close', enabled: hasDoc, run: () => docs.active && docs.close(docs.active.id) },
     { id: 'edit:undo', label: 'Undo', keys: 'Ctrl+Z', icon: 'undo', enabled: () => !!docs.active?.canUndo, run: () => docs.undo() },
     { id: 'edit:redo', label: 'Redo', keys: 'Ctrl+Y', icon: 'redo', enabled: () => !!docs.active?.canRedo, run: () => docs.redo() },
@@ -115,4 +115,9 @@ export function keyName(e: KeyboardEvent): string {
 }
 
 /** Extra accepted spellings of shortcuts. */
-export const KEY_ALIASES: Record<string, string> = { 'Ctrl+Shift+Z': 'edit:redo' };
+export const KEY_ALIASES: Record<string, string> = {
+  'Ctrl+Shift+Z': 'edit:redo',
+  // Single keys for the view, as in most 3D tools; only when no text field has the focus.
+  W: 'view:wireframe', N: 'view:normals', B: 'view:bounds', G: 'view:grid', K: 'view:skeleton', C: 'view:colliders',
+  A: 'view:frameAll',
+};

@@ -42,6 +42,15 @@ test('keyboard navigation and filtering in the structure tree', async ({ page, l
   await page.keyboard.press('End');
   await expect(selectedRow(page)).toHaveAttribute('data-kind', 'image');
   await expect(page.locator('[data-testid=status-selection]')).toContainText('chunks/0/children/');
+  // Single-key view shortcuts work while the tree has the focus, not while typing in a field.
+  await page.keyboard.press('w');
+  await expect(page.locator('[data-testid=toggle-wireframe]')).toHaveClass(/\bon\b/);
+  await page.locator('[data-testid=tree-filter]').focus();
+  await page.keyboard.press('w');
+  await expect(page.locator('[data-testid=tree-filter]')).toHaveValue('w');
+  await expect(page.locator('[data-testid=toggle-wireframe]')).toHaveClass(/\bon\b/);
+  await page.locator('[data-testid=tree-filter]').fill('');
+  await tree.focus();
 
   // Filter: only matches and their ancestors stay.
   await page.keyboard.press('Control+f');

@@ -1,8 +1,10 @@
 /**
  * The stream formats ODOL stores its large arrays in, behind one pair of functions so the rest of
  * the codec never cares which one a version uses:
- * - LZSS for ODOL v7 (checksum over unsigned bytes) and v40..v43 (Arma: checksum over signed
- *   bytes); the decoder accepts either checksum, the encoder writes the version's own;
+ * - LZSS for ODOL v7 and v40..v43. The LZSS document says Arma sums signed bytes, but every
+ *   compressed array in the real v40 files of the corpus carries the unsigned sum (checked in
+ *   test/unit/odol-lzss-checksum.test.ts), so the encoder writes the unsigned sum for both; the
+ *   decoder accepts either;
  * - LZO1X from v44.
  * Only the expanded size is known up front; each decoder reports how many input bytes it used.
  */
@@ -24,5 +26,5 @@ export function inflate(method: Method, src: Uint8Array, offset: number, expecte
 /** Compresses `data` so that {@link inflate} gives it back. */
 export function deflate(method: Method, data: Uint8Array): Uint8Array {
   if (method === 'lzo') return lzo1xCompress(data);
-  return lzssCompress(data, { signedChecksum: method === 'lzss-arma' });
+  return lzssCompress(data, { signedChecksum: false });
 }

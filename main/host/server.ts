@@ -19,7 +19,7 @@ import { fail } from '../documents/app-error.ts';
 import { DocumentService, type GltfWriter } from '../documents/document-service.ts';
 import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
 import { RootPaths } from './roots.ts';
-import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope } from './wire.ts';
+import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 
 export interface HostOptions {
   /** Folders the renderer may read and write in. */

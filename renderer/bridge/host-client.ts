@@ -5,90 +5,12 @@
  * injects into index.html.
  *
  * Payloads travel as binary envelopes so typed arrays (scenes, bytes, screenshots) cross without
- * base64. The format is described in main/host/wire.ts; this file carries its own copy of the
- * codec because the renderer cannot import main/, and a test checks the two against each other.
+ * base64, in the format of shared/ipc/wire.ts (the host server uses the same module).
  */
 import type { AppError, EventChannel, EventMap, InvokeChannel, LodsmithApi, Req, Res, Result } from '../../shared/ipc/contract.ts';
+import { ENVELOPE_TYPE, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 
-const MAGIC = [0x4c, 0x53, 0x57, 0x31]; // LSW1
-const ENVELOPE_TYPE = 'application/x-lodsmith-envelope';
 const TOKEN_HEADER = 'x-lodsmith-token';
-
-const TYPED = {
-  Uint8Array, Int8Array, Uint8ClampedArray, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array,
-} as const;
-type TypedName = keyof typeof TYPED;
-type Typed = InstanceType<(typeof TYPED)[TypedName]>;
-const TYPED_NAMES = Object.keys(TYPED) as TypedName[];
-const align8 = (n: number) => (n + 7) & ~7;
-
-function typedName(v: unknown): TypedName | undefined {
-  if (!ArrayBuffer.isView(v) || v instanceof DataView) return undefined;
-  return TYPED_NAMES.find((n) => v instanceof TYPED[n]);
-}
-
-/** Encodes a value as a host envelope (see main/host/wire.ts). */
-export function encodeEnvelope(value: unknown): Uint8Array {
-  const blobs: Typed[] = [];
-  let blobBytes = 0;
-  const json = JSON.stringify(value === undefined ? null : value, function (this: unknown, key: string, v: unknown) {
-    // The holder's own value: toJSON (Node Buffer has one) has already run on `v`.
-    const original = (this as Record<string, unknown>)[key];
-    if (typeof v === 'number') {
-      if (Number.isNaN(v)) return { $num: 'NaN' };
-      if (v === Infinity) return { $num: 'Infinity' };
-      if (v === -Infinity) return { $num: '-Infinity' };
-      if (Object.is(v, -0)) return { $num: '-0' };
-      return v;
-    }
-    const t = typedName(original);
-    if (t) {
-      const arr = original as Typed;
-      const o = blobBytes;
-      blobs.push(arr);
-      blobBytes = align8(blobBytes + arr.byteLength);
-      return { $typed: t, o, n: arr.byteLength };
-    }
-    return v;
-  });
-  const text = new TextEncoder().encode(json);
-  const head = align8(8 + text.length);
-  const out = new Uint8Array(head + blobBytes);
-  out.set(MAGIC, 0);
-  new DataView(out.buffer).setUint32(4, text.length, true);
-  out.set(text, 8);
-  let o = head;
-  for (const b of blobs) {
-    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), o);
-    o = align8(o + b.byteLength);
-  }
-  return out;
-}
-
-/** Decodes a host envelope; throws on anything malformed. */
-export function decodeEnvelope(bytes: Uint8Array): unknown {
-  if (bytes.length < 8 || MAGIC.some((m, i) => bytes[i] !== m)) throw new Error('not a LodSmith envelope');
-  const len = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
-  if (8 + len > bytes.length) throw new Error('envelope JSON runs past the end');
-  const blobs = bytes.subarray(Math.min(bytes.length, align8(8 + len)));
-  const nums: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-  return JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + len)), (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const o = v as { $typed?: unknown; $num?: unknown; o?: unknown; n?: unknown };
-      if (typeof o.$typed === 'string') {
-        const Ctor = Object.hasOwn(TYPED, o.$typed) ? TYPED[o.$typed as TypedName] : undefined;
-        const off = o.o;
-        const n = o.n;
-        if (!Ctor || typeof off !== 'number' || typeof n !== 'number' || off < 0 || n < 0 || off + n > blobs.length || n % Ctor.BYTES_PER_ELEMENT !== 0) {
-          throw new Error('bad typed array reference in envelope');
-        }
-        return new Ctor(blobs.slice(off, off + n).buffer, 0, n / Ctor.BYTES_PER_ELEMENT);
-      }
-      if (typeof o.$num === 'string' && o.$num in nums) return nums[o.$num];
-    }
-    return v;
-  });
-}
 
 /** Where the client finds the host; defaults come from the page. Tests pass their own. */
 export interface HostClientOptions {

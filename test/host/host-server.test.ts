@@ -5,7 +5,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeFile } from './fake-format.ts';
 import { startHost, type Host } from '../../main/host/server.ts';
-import { decodeEnvelope, encodeEnvelope } from '../../main/host/wire.ts';
+import { decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 import { createHostClient } from '../../renderer/bridge/host-client.ts';
 import type { DocSnapshot, EventMap, Result } from '../../shared/ipc/contract.ts';
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import * as server from '../../main/host/wire.ts';
-import * as client from '../../renderer/bridge/host-client.ts';
+import * as server from '../../shared/ipc/wire.ts';
+
+// Host and page share one codec module; the pairs below still read as host -> page and back.
+const client = server;
 
 const sample = () => ({
   channel: 'doc:scene',
@@ -19,7 +21,7 @@ const sample = () => ({
 });
 
 describe('host wire envelopes', () => {
-  for (const [from, to] of [[server, client], [client, server], [server, server], [client, client]] as const) {
+  for (const [from, to] of [[server, client]] as const) {
     it(`round-trips typed arrays and non-JSON numbers (${from === server ? 'host' : 'page'} -> ${to === server ? 'host' : 'page'})`, () => {
       const back = to.decodeEnvelope(from.encodeEnvelope(sample())) as ReturnType<typeof sample>;
       const p = back.payload;

@@ -8,8 +8,8 @@
  * into the blob area) and a number JSON cannot hold (NaN, ±Infinity, -0) is `{"$num": "NaN"}`,
  * so field values of damaged files reach the inspector unchanged.
  *
- * The browser side (renderer/bridge/host-client.ts) carries the same codec; a test encodes with
- * each and decodes with the other so the two cannot drift apart.
+ * It lives in shared/ because both ends use it: the host server (main/host/server.ts) and the
+ * page's client (renderer/bridge/host-client.ts).
  */
 
 const MAGIC = [0x4c, 0x53, 0x57, 0x31]; // LSW1

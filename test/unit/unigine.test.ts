@@ -290,6 +290,8 @@ function fuzz(codec: FormatCodec, bytes: Uint8Array, name: string): number {
       doc = codec.decode(mutated);
     } catch (e) {
       if (!isDecodeError(e)) throw new Error(`${name} ${what}: ${String(e)}`, { cause: e });
+      // The offset must point into the input, where a hex editor can show it.
+      if (!(e.offset >= 0 && e.offset <= mutated.length)) throw new Error(`${name} ${what}: offset ${e.offset} is outside the ${mutated.length}-byte input`, { cause: e });
       failures++;
       return;
     }

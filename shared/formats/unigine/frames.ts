@@ -43,8 +43,9 @@ export function readFrames(r: BinaryReader, n: number, width: 2 | 4): FrameStrea
     const f = r.bytes[pos]!;
     if (f & 0x80) r.fail(`frame flag 0x${f.toString(16)} has an unknown bit`, pos);
     flags[i] = f;
+    const at = pos;
     pos += 1 + width * (popcount3(f & FRAME_TRANSLATION_MASK) + popcount3((f & FRAME_SCALE_MASK) >> 4)) + (f & FRAME_ROTATION_BIT ? 8 : 0);
-    if (pos > r.end) r.fail(`frame record ${i} runs past the end of the data`, pos);
+    if (pos > r.end) r.fail(`frame record ${i} runs past the end of the data`, at);
   }
   const c = frameCounts(flags);
   const tBits = new (width === 4 ? Uint32Array : Uint16Array)(c.t);

@@ -175,8 +175,10 @@ export function readWeights(r: BinaryReader, s: UnigineSurface): void {
       if (pos >= r.end) r.fail(`weight record ${i} is missing`, pos);
       const k = r.bytes[pos]!;
       total += k;
+      const at = pos;
       pos += 1 + k * 4;
-      if (pos > r.end) r.fail(`weight record ${i} runs past the end of the data`, pos);
+      // Report where the record starts: the end it claims lies beyond the input.
+      if (pos > r.end) r.fail(`weight record ${i} runs past the end of the data`, at);
     }
     const counts = new Uint8Array(nw);
     const bones = new Int16Array(total);

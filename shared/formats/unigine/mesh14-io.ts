@@ -5,7 +5,7 @@
 import { BinaryReader } from '../../binary/reader.ts';
 import { BinaryWriter } from '../../binary/writer.ts';
 import { decodeText, encodeText } from '../../binary/text.ts';
-import { EncodeError } from '../../errors.ts';
+import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { lz4Compress, lz4Decompress } from './lz4.ts';
@@ -102,9 +102,16 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
     blockStarts.push(start);
     s.$geometryLz4 = lz4;
     s.$dataSpan = [start, r.pos];
-    const g = new BinaryReader(plain, 0, plain.length, [...r.pathSegments, `geometry(decompressed from ${start})`]);
-    readGeometry14(g, s, headers[i]!);
-    g.expectEnd('geometry block');
+    const g = new BinaryReader(plain, 0, plain.length, [...r.pathSegments, 'geometry']);
+    try {
+      readGeometry14(g, s, headers[i]!);
+      g.expectEnd('geometry block');
+    } catch (e) {
+      // Offsets inside the decompressed block mean nothing in the file: point at the block and
+      // say where inside it the problem is.
+      if (!(e instanceof DecodeError)) throw e;
+      throw new DecodeError(`${e.detail} (at byte ${e.offset} of the decompressed block)`, start, e.path);
+    }
   }));
   readMagic(r, 'ms14', 'third magic');
   surfaces.forEach((s, i) => r.within(`surfaces[${i}]`, () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeAnim, encodeAnim } from '../../shared/formats/unigine/anim-io.ts';
 import { decodeMesh, encodeMesh, type UnigineMesh } from '../../shared/formats/unigine/mesh-codec.ts';
+import { lz4Compress, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
 import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineSurface } from '../../shared/formats/unigine/schema.ts';
 
 /** The document without bookkeeping ($raw, $span, kept LZ4 bytes...), typed arrays as `{ type, values }`. */
@@ -131,5 +132,14 @@ describe('Unigine property: random valid documents survive encode -> decode', ()
       expect(stripMeta(back)).toEqual(stripMeta(doc));
       expect(encodeAnim(back, false)).toEqual(bytes);
     }), { numRuns: 60 });
+  });
+
+  it('our LZ4 blocks decompress to their input (ms14 blocks we write)', () => {
+    // Runs of repeated chunks exercise matches, long literal runs and overlapping copies.
+    const data = fc.array(fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 30 })), { maxLength: 30 })
+      .map((parts) => Uint8Array.from(parts.flatMap(([chunk, times]) => Array.from({ length: times }, () => Array.from(chunk)).flat())));
+    fc.assert(fc.property(data, (bytes) => {
+      expect(lz4Decompress(lz4Compress(bytes), bytes.length)).toEqual(bytes);
+    }), { numRuns: 100 });
   });
 });

@@ -307,3 +307,18 @@ describe.skipIf(!hasCorpus)('Grimrock bad input', () => {
     expect(de.path).toBe(`nodes[${i}]/mesh/meshData/indices`);
   });
 });
+
+describe('Grimrock scene on odd documents', () => {
+  it('a mesh that declares vertices but stores no arrays maps to an empty mesh, not a huge one', () => {
+    const fx = grimrockFixtures().find((x) => x.name === 'hierarchy.model')!;
+    const bytes = encodeFixture(fx).slice();
+    const doc = model(bytes);
+    const md = doc.nodes.find((n) => n.mesh)!.mesh!.meshData;
+    // numVertices sits right after "MESH" and the version.
+    new DataView(bytes.buffer).setInt32(md.$span![0] + 8, 0x7fffffff, true);
+    const odd = model(bytes);
+    expect(odd.nodes.find((n) => n.mesh)!.mesh!.meshData.numVertices).toBe(0x7fffffff);
+    const scene = grimrockModelCodec.toScene(odd);
+    expect(scene.meshes[0]!.positions.length).toBe(0);
+  });
+});

@@ -55,8 +55,10 @@ function floatArray(a: VertexArray, n: number, dim: number, mirrorZ: boolean): F
 }
 
 function meshToScene(name: string, md: MeshData, source: (string | number)[], materialIndex: (m: string) => number, jointOf: (i: number) => number): SceneMesh {
-  const n = md.numVertices;
   const va = md.vertexArrays;
+  // numVertices is only bounded by the file when some array holds data: without positions there is
+  // nothing to draw, and a bare count must not size the scene's arrays.
+  const n = (va[0]?.stride ?? 0) > 0 ? md.numVertices : 0;
   const positions = floatArray(va[0]!, n, 3, true) ?? new Float32Array(n * 3);
   const normals = floatArray(va[1]!, n, 3, true);
   const uvs: Float32Array[] = [];

@@ -342,3 +342,19 @@ describe.skipIf(!hasCorpus)('Unigine bad input', () => {
     expect((err as { path: string }).path).toBe('surfaces[0]/triangleIndices');
   });
 });
+
+describe('Unigine morph targets in the scene', () => {
+  it('each morph target beyond the base becomes a scene morph with absolute positions', () => {
+    const fx = unigineFixtures().find((x) => x.name === 'skinned-morph.mesh')!;
+    const doc = mesh(encodeFixture(fx));
+    if (doc.magic === 'mr02') throw new Error('unexpected');
+    const m = unigineMeshCodec.toScene(doc).meshes[0]!;
+    expect(m.morphs!.map((x) => x.name)).toEqual(['morph_1', 'morph_2']);
+    const src = doc.surfaces[0]!.morphTargets[2]!.vertices;
+    const v = doc.surfaces[0]!.triangleIndices[4]!;
+    const c = doc.surfaces[0]!.coordIndices[4]!;
+    // Same Z-up to Y-up rotation as the base positions.
+    expect([m.morphs![1]!.positions[v * 3], m.morphs![1]!.positions[v * 3 + 1], m.morphs![1]!.positions[v * 3 + 2]]).toEqual([src[c * 3], src[c * 3 + 2], -src[c * 3 + 1]!]);
+    expect(m.morphs![1]!.positions).not.toEqual(m.positions);
+  });
+});

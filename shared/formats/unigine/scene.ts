@@ -144,7 +144,13 @@ export function surfaceToMesh(s: UnigineSurface, magic: string, surfaceIndex: nu
     mesh.skin = { joints, weights };
   }
   if (s.morphTargets.length > 1) {
-    mesh.morphs = s.morphTargets.slice(1).map((m) => {
+    // Only targets matching target 0 make sense, and the scene's copies (one per scene vertex,
+    // which can outnumber coordinate vertices) get a budget tied to the stored data, so a file
+    // of many tiny targets cannot make this allocate far beyond its size.
+    const valid = s.morphTargets.slice(1).filter((m) => m.vertices.length === coords.length);
+    const stored = valid.reduce((sum, m) => sum + m.vertices.length, 0);
+    const budget = Math.max(stored * 4, n * 3 * 16);
+    mesh.morphs = valid.slice(0, n > 0 ? Math.floor(budget / (n * 3)) : valid.length).map((m) => {
       const p = new Float32Array(n * 3);
       for (let v = 0; v < n; v++) {
         const c = coordOf(v);

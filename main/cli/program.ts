@@ -32,6 +32,11 @@ function positiveInt(v: string): number {
   return n;
 }
 
+function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
+  if (v === 'y' || v === 'z' || v === 'auto') return v;
+  throw new InvalidArgumentError('expected y, z or auto');
+}
+
 function positiveNumber(v: string): number {
   const n = Number(v);
   if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number above 0');
@@ -117,9 +122,10 @@ ${EXIT_HELP}`);
     .argument('<output>', 'output file ending in .glb (binary) or .gltf (JSON with embedded data)')
     .option('--lod <name>', 'which LOD to export (P3D resolution name such as 1.000 or Geometry)')
     .option('--anim <files...>', 'standalone animation files (.animation, .anim) to bind to the model by bone name')
+    .option('--up <axis>', "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", upAxisChoice, 'auto')
     .option('-q, --quiet', 'print nothing unless something goes wrong')
-    .addHelpText('after', '\nGeometry keeps the source units. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
-    .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; quiet?: boolean }) => {
+    .addHelpText('after', '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
+    .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean }) => {
       code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, opts, io));
     });
 

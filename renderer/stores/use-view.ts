@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia';
 import { markRaw, reactive, ref, shallowRef } from 'vue';
 import type { Viewport } from '../viewport/viewport.ts';
-import type { Scene } from '../../shared/scene/scene.ts';
+import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 
 export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights';
 export type BottomTab = 'problems' | 'hex';
@@ -20,6 +20,11 @@ export const useView = defineStore('view', () => {
   const lod = reactive(new Map<string, string>());
   /** Light scheme lighting the preview, per document (-1: the default studio light). */
   const lightScheme = reactive(new Map<string, number>());
+  /**
+   * Up axis the preview shows, per document, once the user chose one. Until then the scene's own
+   * `upAxis` (the codec's guess) applies; the document's data is never rotated.
+   */
+  const upAxis = reactive(new Map<string, UpAxis>());
   const clip = ref(-1);
   const playing = ref(false);
   const time = ref(0);
@@ -52,8 +57,21 @@ export const useView = defineStore('view', () => {
     else s.add(index);
   }
 
+  function upAxisOf(docId: string, s: Scene | null | undefined): UpAxis {
+    return upAxis.get(docId) ?? s?.upAxis ?? 'y';
+  }
+  function setUpAxis(docId: string, axis: UpAxis): void {
+    upAxis.set(docId, axis);
+  }
+  function toggleUpAxis(docId: string, s: Scene | null | undefined): UpAxis {
+    const next: UpAxis = upAxisOf(docId, s) === 'z' ? 'y' : 'z';
+    upAxis.set(docId, next);
+    return next;
+  }
+
   return {
-    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, clip, playing, time, speed,
+    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
     rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -2,12 +2,14 @@
  * The 3D preview: a plain class around a three.js renderer that only draws when something asked
  * for it (camera move, new scene, option change, animation frame). Helpers (grid, bounds, normals,
  * skeleton, colliders, selection) live in their own scene drawn over the model, so picking and
- * framing see only the model.
+ * framing see only the model. A Z-up model is stood upright by rotating the model root (and the
+ * light scheme with it), never its data; everything that reads world positions follows.
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
-import type { LightScheme, Scene, SceneCollider } from '../../shared/scene/scene.ts';
+import type { LightScheme, Scene, SceneCollider, UpAxis } from '../../shared/scene/scene.ts';
+import { upAxisMatrix } from '../../shared/scene/up-axis.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
 
@@ -52,6 +54,7 @@ export class Viewport {
   private colliderObjects: { obj: THREE.Object3D; c: SceneCollider }[] = [];
   private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, hidden: new Set() };
   private selected: NodePath | null = null;
+  private up: UpAxis = 'y';
   private clipIndex = -1;
   private time = 0;
   private frame = 0;
@@ -133,11 +136,42 @@ export class Viewport {
       this.built.dispose();
     }
     this.built = buildScene(scene, { wireframe: this.opts.wireframe, textures: this.textures, onAsync: () => this.requestRender() });
+    this.orient();
     this.scene.add(this.built.root);
     this.applyPose();
     this.rebuildHelpers();
     if (frame) this.frameAll();
     this.requestRender();
+  }
+
+  /** The up axis the model is shown with. */
+  get upAxis(): UpAxis {
+    return this.up;
+  }
+
+  /**
+   * Shows the model's data as `axis`-up: 'z' turns the model root -90 degrees about X so the
+   * grid stays the floor. `frame` fits the camera to the turned model.
+   */
+  setUpAxis(axis: UpAxis, frame: boolean): void {
+    if (axis === this.up) return;
+    this.up = axis;
+    if (!this.built) return;
+    this.orient();
+    this.applyPose();
+    this.rebuildHelpers();
+    if (frame) this.frameAll();
+    this.requestRender();
+  }
+
+  private orient(): void {
+    const m = new THREE.Matrix4().fromArray(upAxisMatrix(this.up));
+    // Scheme lights are placed in the file's axes too.
+    for (const o of [this.built?.root, this.schemeLights]) {
+      if (!o) continue;
+      o.quaternion.setFromRotationMatrix(m);
+      o.updateMatrixWorld(true);
+    }
   }
 
   get hasModel(): boolean {
@@ -279,6 +313,7 @@ export class Viewport {
     if (box.isEmpty() && this.source?.bounds) {
       box.min.fromArray(this.source.bounds.min);
       box.max.fromArray(this.source.bounds.max);
+      box.applyMatrix4(this.built.root.matrixWorld);
     }
     return box;
   }
@@ -370,10 +405,12 @@ export class Viewport {
   /** Keeps helpers that ride on animated objects in place. */
   private syncHelpers(): void {
     const bones = this.built?.bones ?? [];
+    const root = this.built?.root.matrixWorld ?? new THREE.Matrix4();
     for (const { obj, c } of this.colliderObjects) {
       const local = new THREE.Matrix4().fromArray(c.matrix);
       const bone = c.bone >= 0 ? bones[c.bone] : undefined;
-      obj.matrix.copy(bone ? bone.matrixWorld.clone().multiply(local) : local);
+      // Bones already carry the model root's up rotation; free colliders take it here.
+      obj.matrix.copy((bone ? bone.matrixWorld : root).clone().multiply(local));
       obj.matrixWorldNeedsUpdate = true;
     }
     for (const h of this.normalsHelpers) h.update();

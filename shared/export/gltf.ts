@@ -6,6 +6,8 @@
  * the node hierarchy, materials (base colour, alpha mode, emissive, embedded PNG/JPEG textures),
  * the skeleton as a skin with inverse bind matrices, morph targets, and animations. Geometry stays
  * in the source's units. Light schemes and colliders have no core glTF equivalent and are left out.
+ * A Z-up scene (`upAxis`, or the `upAxis` option) gets one extra root node whose rotation turns
+ * it Y-up, as glTF wants; the vertex data below it is the source's, unrotated.
  *
  * Data from damaged or unusual files is made valid rather than refused, and every such repair is
  * reported in `warnings`: non-finite floats become 0, normals and rotations are normalised, skin
@@ -13,7 +15,8 @@
  * drop their key. The Khronos validator must find no errors in what this writes.
  */
 import { Document, WebIO, type Accessor, type Material, type Mesh, type Node as GltfNode, type Primitive, type Texture } from '@gltf-transform/core';
-import type { AnimationClip, AnimationTrack, Mat4, Scene, SceneMaterial, SceneMesh } from '../scene/scene.ts';
+import type { AnimationClip, AnimationTrack, Mat4, Scene, SceneMaterial, SceneMesh, UpAxis } from '../scene/scene.ts';
+import { upAxisQuaternion } from '../scene/up-axis.ts';
 import { decompose, finiteMatrix, IDENTITY4, invert, multiply, normalizeQuat, saneParents, worldMatrices } from './math.ts';
 
 export interface GltfExportOptions {
@@ -24,7 +27,15 @@ export interface GltfExportOptions {
   extraClips?: readonly AnimationClip[];
   /** Written to `asset.generator`. */
   generator?: string;
+  /**
+   * The up axis of the scene's data (default: the scene's own `upAxis`, else 'y'). 'z' puts every
+   * root under one node named {@link UP_ROOT_NAME} rotated -90 degrees about X.
+   */
+  upAxis?: UpAxis;
 }
+
+/** Name of the root node that turns a Z-up model Y-up. */
+export const UP_ROOT_NAME = 'Z-up to Y-up';
 
 export interface GltfExportResult {
   document: Document;
@@ -72,7 +83,11 @@ class Exporter {
     // glTF forbids a scene without nodes; a file with nothing to place simply has no scene.
     if (roots.length) {
       const gScene = this.doc.createScene('Scene');
-      for (const r of roots) gScene.addChild(r);
+      if ((this.opts.upAxis ?? this.scene.upAxis ?? 'y') === 'z') {
+        const up = this.doc.createNode(UP_ROOT_NAME).setRotation(upAxisQuaternion('z'));
+        for (const r of roots) up.addChild(r);
+        gScene.addChild(up);
+      } else for (const r of roots) gScene.addChild(r);
       this.doc.getRoot().setDefaultScene(gScene);
     }
     return { document: this.doc, warnings: this.warnings };

@@ -3,12 +3,18 @@
  * only this. Conventions:
  * - Right-handed, Y up, as glTF and three.js. A codec whose source is left-handed (P3D) or Z-up
  *   converts in its `toScene` and says so in its notes. Units are the source's (no scaling).
+ *   The exception is a codec that keeps the file's own axes because the file does not say which
+ *   way is up (LODka): it reports its best guess in `upAxis`, and the preview and the glTF export
+ *   turn the model upright with a root rotation (see `up-axis.ts`); the data itself is untouched.
  * - Matrices are 16 numbers, column-major (glTF / three.js order).
  * - Bulk arrays are typed arrays.
  */
 import type { NodePath } from '../model/path.ts';
 
 export type Mat4 = number[];
+
+/** The axis of the data that points up. */
+export type UpAxis = 'y' | 'z';
 
 export interface Scene {
   /** Nodes form the hierarchy; roots have parent -1. A node may place one mesh. */
@@ -21,6 +27,11 @@ export interface Scene {
   lightSchemes?: LightScheme[];
   /** Colliders drawn as wireframes (LODka COL1, P3D geometry helpers...). */
   colliders?: SceneCollider[];
+  /**
+   * Which axis of the data points up, as far as the codec knows (absent: 'y'). 'z' means the
+   * data is Z-up and viewers put the rotation of `upAxisMatrix` (up-axis.ts) above the model root.
+   */
+  upAxis?: UpAxis;
   /** Axis-aligned bounds of all geometry, if known. */
   bounds?: { min: [number, number, number]; max: [number, number, number] };
 }

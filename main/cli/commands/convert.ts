@@ -11,6 +11,8 @@ import { humanBytes, plural } from '../text.ts';
 export interface ConvertOptions {
   lod?: string;
   anim?: string[];
+  /** Up axis of the model's data; 'auto' (the default) takes the codec's guess (`Scene.upAxis`). */
+  up?: 'y' | 'z' | 'auto';
   /** Print nothing but errors. */
   quiet?: boolean;
 }
@@ -32,7 +34,8 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
       throw new FileError(file, e);
     }
   }
-  const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith' });
+  const up = opts.up === 'y' || opts.up === 'z' ? opts.up : (scene.upAxis ?? 'y');
+  const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith', upAxis: up });
   const bytes = ext === '.glb' ? await writeGlb(document) : await writeGltfEmbedded(document);
   try {
     await writeAtomically(resolve(io.cwd, output), bytes);
@@ -50,7 +53,9 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
       plural(root.listSkins().length, 'skin'),
       plural(root.listAnimations().length, 'animation'),
     ];
-    await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${parts.join(', ')}`]);
+    // Auto may have chosen Z-up for the user: say so, so a surprise has an explanation.
+    const turned = up === 'z' ? '; Z-up, turned Y-up by a root node' : '';
+    await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${parts.join(', ')}${turned}`]);
   }
   return EXIT_OK;
 }

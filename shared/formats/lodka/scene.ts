@@ -9,10 +9,12 @@
  * - Clips: one per ANM1, a key every AnimInterval milliseconds.
  * - Skin: PntBnAssoc (one bone, weight 1) or the weight records (up to four strongest kept).
  * - Proxies (PXI1) become node trees placing their source meshes; colliders and light schemes
- *   are passed through. Axes and units are the file's own (no conversion).
+ *   are passed through. Axes and units are the file's own (no conversion); the file does not
+ *   say which way is up, so `upAxis` carries a guess from the model's shape (`guessUpAxis`).
  */
 import type { AnimationClip, AnimationTrack, LightScheme, Mat4, Scene, SceneCollider, SceneMaterial, SceneMesh, SceneNode, Skeleton } from '../../scene/scene.ts';
 import { IDENTITY } from '../../scene/scene.ts';
+import { guessUpAxis } from '../../scene/up-axis.ts';
 import type { NodePath } from '../../model/path.ts';
 import { weightNextBit } from './layout.ts';
 import type {
@@ -518,6 +520,7 @@ export function lodToScene(doc: LodDocument): Scene {
     }
   }
   if (min && max) scene.bounds = { min, max };
+  if (guessUpAxis(scene) === 'z') scene.upAxis = 'z';
   return scene;
 }
 

@@ -6,7 +6,9 @@
  * the current file to `NAME.bak` (through its own temporary file, so the backup is never half
  * written either), rename the temporary file over the original, fsync the folder. A crash or a
  * failure at any step leaves either the old file or the new one in place, never a mix, and the
- * temporary file is removed on failure.
+ * temporary file is removed on failure. Temporary files a killed process left behind (they have
+ * their own random names, so they never disturb a later save) are removed by the next save of
+ * that file ({@link removeStaleTemps}).
  */
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -23,9 +25,23 @@ export interface AtomicIo {
   rename: typeof fsp.rename;
   copyFile: typeof fsp.copyFile;
   readFile: typeof fsp.readFile;
+  access: typeof fsp.access;
 }
 
-const defaultIo: AtomicIo = { open: fsp.open, rename: fsp.rename, copyFile: fsp.copyFile, readFile: fsp.readFile };
+const defaultIo: AtomicIo = { open: fsp.open, rename: fsp.rename, copyFile: fsp.copyFile, readFile: fsp.readFile, access: fsp.access };
+
+/**
+ * The points between the steps of a save, in order: the temporary file is written, it is
+ * fsynced, the backup is in place (only when there is one), the temporary file has replaced the
+ * target. Crash and fault tests stop the save at each of them.
+ */
+export type SaveStep = 'temp-written' | 'temp-synced' | 'backup-done' | 'renamed';
+
+/** The steps in the order a save passes them. */
+export const SAVE_STEPS: readonly SaveStep[] = ['temp-written', 'temp-synced', 'backup-done', 'renamed'];
+
+/** Called between the steps of a save; for tests only (to kill the process or throw at a step). */
+export type SaveStepHook = (step: SaveStep, info: { target: string; temp: string }) => void | Promise<void>;
 
 export interface AtomicWriteOptions {
   /** Keep the file being replaced as `NAME.bak` (default true). */
@@ -33,6 +49,12 @@ export interface AtomicWriteOptions {
   /** Checks the bytes as read back from the temporary file; throw to abort the save. */
   verify?: (written: Uint8Array) => void;
   io?: Partial<AtomicIo>;
+  /**
+   * For tests: called between steps. A throw before `renamed` fails the save like any I/O error
+   * would (original untouched, temporary files removed); a throw at `renamed` comes after the
+   * file was replaced and reaches the caller as it is.
+   */
+  onStep?: SaveStepHook;
 }
 
 export interface AtomicWriteResult {
@@ -42,11 +64,50 @@ export interface AtomicWriteResult {
   backup: string | null;
 }
 
-function tempName(file: string, tag: string): string {
+/** Temporary files of saves running in this process right now: never stale. */
+const activeTemps = new Set<string>();
+
+function tempName(file: string, tag: 'tmp' | 'baktmp'): string {
   return join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.${tag}`);
 }
 
-async function writeSynced(io: AtomicIo, file: string, bytes: Uint8Array, mode: number): Promise<void> {
+/** True for the names {@link tempName} gives temporary files of `file` (and nothing else). */
+export function isTempOf(file: string, name: string): boolean {
+  const base = `.${basename(file)}.`;
+  if (!name.startsWith(base)) return false;
+  return /^[0-9a-f]{12}\.(tmp|baktmp)$/.test(name.slice(base.length));
+}
+
+/**
+ * Removes temporary files an earlier save of `file` left behind when its process was killed
+ * (a finished or failed save removes its own). Only regular files with exactly our temporary
+ * names are touched, never those of a save running in this process; errors are ignored, since
+ * leftovers never disturb a save. Returns the names removed.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const dir = dirname(file);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!isTempOf(file, name) || activeTemps.has(join(dir, name))) continue;
+    try {
+      const st = await fsp.lstat(join(dir, name));
+      if (!st.isFile()) continue;
+      await fsp.rm(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      /* gone already, or not ours to remove */
+    }
+  }
+  return removed;
+}
+
+async function writeSynced(io: AtomicIo, file: string, bytes: Uint8Array, mode: number, onWritten?: () => void | Promise<void>): Promise<void> {
   // 'wx': never follow or clobber something that appeared under the random name.
   const fh = await io.open(file, 'wx', mode);
   try {
@@ -56,6 +117,17 @@ async function writeSynced(io: AtomicIo, file: string, bytes: Uint8Array, mode: 
       if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
       off += bytesWritten;
     }
+    await onWritten?.();
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Makes a copied file durable before it is renamed into place. */
+async function syncFile(io: AtomicIo, file: string): Promise<void> {
+  const fh = await io.open(file, 'r+');
+  try {
     await fh.sync();
   } finally {
     await fh.close();
@@ -113,7 +185,7 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
   }
   if (exists) {
     try {
-      await fsp.access(file, constants.W_OK);
+      await io.access(file, constants.W_OK);
     } catch {
       throw new AppErrorException({ code: 'denied', message: `The file is read-only: ${target}`, file: target });
     }
@@ -122,15 +194,22 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
   const tmp = tempName(file, 'tmp');
   let backup: string | null = null;
   const bakTmp = tempName(file, 'baktmp');
+  const step = async (s: SaveStep): Promise<void> => opts.onStep?.(s, { target: file, temp: tmp });
+  activeTemps.add(tmp);
+  activeTemps.add(bakTmp);
   try {
-    await writeSynced(io, tmp, bytes, mode);
+    await removeStaleTemps(file);
+    await writeSynced(io, tmp, bytes, mode, () => step('temp-written'));
+    await step('temp-synced');
     const back = new Uint8Array(await io.readFile(tmp));
     if (!sameBytes(back, bytes)) throw new AppErrorException({ code: 'io', message: `The disk returned different bytes than were written to ${tmp}`, file: target });
     opts.verify?.(back);
     if (exists && opts.backup !== false) {
       backup = file + BACKUP_SUFFIX;
       await io.copyFile(file, bakTmp);
+      await syncFile(io, bakTmp);
       await io.rename(bakTmp, backup);
+      await step('backup-done');
     }
     await io.rename(tmp, file);
   } catch (e) {
@@ -140,7 +219,11 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
     throw new AppErrorException(err.code === 'decode' || err.code === 'encode' || e instanceof AppErrorException
       ? err
       : { ...err, message: `Could not save ${target}: ${err.message}. The previous version is unchanged.` });
+  } finally {
+    activeTemps.delete(tmp);
+    activeTemps.delete(bakTmp);
   }
+  await step('renamed');
   await syncDir(dir);
   return { path: file, backup };
 }

@@ -20,7 +20,7 @@ import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
-import { atomicWriteFile, type AtomicIo } from './atomic-save.ts';
+import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
@@ -43,6 +43,8 @@ export interface DocumentServiceOptions {
   maxFileBytes?: number;
   /** For tests: replace file operations of the save. */
   io?: Partial<AtomicIo>;
+  /** For tests: called between the steps of every document save (crash and fault tests). */
+  onSaveStep?: SaveStepHook;
 }
 
 interface HistoryEntry {
@@ -458,6 +460,7 @@ export class DocumentService {
     let reread: object | undefined;
     await atomicWriteFile(abs, bytes, {
       io: this.opts.io,
+      ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
           reread = d.codec.decode(written, { fileName: name });

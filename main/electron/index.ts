@@ -117,6 +117,8 @@ async function createWindow(): Promise<void> {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // A middle click would otherwise ask for a new window (refused anyway by the open handler).
+      disableBlinkFeatures: 'Auxclick',
       // A dropped file becomes a navigation we refuse and turn into an open (see security.ts).
       navigateOnDragDrop: true,
     },

@@ -4,13 +4,10 @@
  * window's main frame showing our own page.
  */
 import { session, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { CONTENT_SECURITY_POLICY } from './csp.ts';
 
 /** The policy for the renderer; the page's own meta tag says the same for file:// loads. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "connect-src 'self'", "worker-src 'self' blob:", "font-src 'self' data:", "object-src 'none'", "base-uri 'none'",
-  "form-action 'none'", "frame-ancestors 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY };
 
 /** Applies the session-wide rules once: CSP header, all permissions denied. */
 export function hardenSession(): void {

@@ -21,18 +21,6 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
     summary:
       'a material whose shininess byte a mutation set above 128 decodes, but encode({ reuseRaw: false }) refuses it ("shininess must be at most 128"): tolerant reading, field encoder stricter than the decoder',
   },
-  {
-    id: 'unigine-anim-offset-past-end',
-    format: 'unigine-anim',
-    pattern: /^unigine-anim\|bad-error\|/,
-    summary: 'a record that runs past the end is reported at the offset where it would end, beyond the input, instead of where it starts',
-  },
-  {
-    id: 'unigine-mesh-offset-past-end',
-    format: 'unigine-mesh',
-    pattern: /^unigine-mesh\|bad-error\|/,
-    summary: 'a weight record that runs past the end is reported at the offset where it would end, beyond the input, instead of where it starts',
-  },
 ];
 
 /** The known finding a signature belongs to, if any. */

@@ -14,13 +14,6 @@ export interface KnownFinding {
 }
 
 export const KNOWN_FINDINGS: readonly KnownFinding[] = [
-  {
-    id: 'lodka-shininess-field-encode',
-    format: 'lodka-lod',
-    pattern: /^lodka-lod\|encode-crash\|EncodeError\|.*writeMaterials /,
-    summary:
-      'a material whose shininess byte a mutation set above 128 decodes, but encode({ reuseRaw: false }) refuses it ("shininess must be at most 128"): tolerant reading, field encoder stricter than the decoder',
-  },
 ];
 
 /** The known finding a signature belongs to, if any. */

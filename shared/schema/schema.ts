@@ -68,6 +68,14 @@ export abstract class BinType<T> {
   check(_v: unknown): string | undefined {
     return undefined;
   }
+  /**
+   * Whether the value can be stored at all (type and width), ignoring the spec's advisory range
+   * (`min`/`max`). Encoders use this: a file that was read with an out-of-spec value must write
+   * back as it came; the advisory range is for `validate` and for refusing new edits.
+   */
+  checkStorable(v: unknown): string | undefined {
+    return this.check(v);
+  }
   with(meta: FieldMeta): this {
     const c = Object.create(Object.getPrototypeOf(this)) as this;
     Object.assign(c, this);
@@ -114,14 +122,20 @@ export class NumType extends BinType<number> {
   write(w: BinaryWriter, v: number): void {
     w[this.base](v);
   }
-  override check(v: unknown): string | undefined {
+  override checkStorable(v: unknown): string | undefined {
     if (typeof v !== 'number' || Number.isNaN(v) && this.base !== 'f32' && this.base !== 'f64') return 'must be a number';
     const [lo, hi, , integer] = NUM_LIMITS[this.base];
     if (integer && !Number.isInteger(v)) return 'must be a whole number';
     if (Number.isFinite(v) && (v < lo || v > hi)) return `must be between ${lo} and ${hi}`;
+    return undefined;
+  }
+  override check(v: unknown): string | undefined {
+    const storable = this.checkStorable(v);
+    if (storable) return storable;
+    const n = v as number;
     const { min, max } = this.meta;
-    if (min !== undefined && v < min) return `must be at least ${min}`;
-    if (max !== undefined && v > max) return `must be at most ${max}`;
+    if (min !== undefined && n < min) return `must be at least ${min}`;
+    if (max !== undefined && n > max) return `must be at most ${max}`;
     return undefined;
   }
 }
@@ -351,6 +365,12 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
       at += size;
       return info;
     });
+  }
+
+  /** Whether a value can be stored in one field (see {@link BinType.checkStorable}). */
+  checkFieldStorable(name: string, value: unknown): string | undefined {
+    const t = this.shape[name];
+    return t ? t.checkStorable(value) : `unknown field ${name}`;
   }
 
   /** Checks a new value for one field; returns a message when it must be refused. */

@@ -106,4 +106,12 @@ describe('schema', () => {
     expect(Light.checkField('style', 1.5)).toMatch(/whole/);
     expect(Light.checkField('power', 3)).toBeUndefined();
   });
+
+  it('separates what a field can store from the spec range an edit must respect', () => {
+    // A file read with an out-of-spec value must write back as it came; an edit may not make one.
+    expect(Light.checkFieldStorable('power', 11)).toBeUndefined();
+    expect(Light.checkField('power', 11)).toMatch(/at most 10/);
+    expect(Light.checkFieldStorable('tag', 40000)).toMatch(/between/);
+    expect(Light.checkFieldStorable('style', 'x')).toMatch(/number/);
+  });
 });

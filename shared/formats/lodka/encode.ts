@@ -165,7 +165,7 @@ function writeMaterials(w: BinaryWriter, m: Mat1Chunk, ctx: Ctx): number {
   m.materials.forEach((mat, i) => {
     w.lenString(mat.matName, ENC);
     w.lenString(mat.textrName, ENC);
-    const bad = MaterialOptions.fields.map((f) => [f.name, MaterialOptions.checkField(f.name, (mat.options as unknown as Record<string, unknown>)[f.name])]).find(([, e]) => e);
+    const bad = MaterialOptions.fields.map((f) => [f.name, MaterialOptions.checkFieldStorable(f.name, (mat.options as unknown as Record<string, unknown>)[f.name])]).find(([, e]) => e);
     if (bad) fail(ctx, `materials[${i}].options.${bad[0]} ${bad[1]}`);
     MaterialOptions.write(w, mat.options);
   });

@@ -31,6 +31,13 @@ const M2_MAX_LEN = 8;
 const M2_MAX_OFFSET = 0x0800;
 const M3_MAX_OFFSET = 0x4000;
 const M4_MAX_OFFSET = 0xbfff;
+/** Literal runs from this length are copied with one native `set`; shorter ones 4 bytes per step. */
+const LITERAL_NATIVE_MIN = 32;
+/**
+ * Matches from this length are copied natively (`copyWithin` when they do not overlap, `fill` for
+ * distance 1); shorter ones, and overlapping ones, 4 bytes per step.
+ */
+const MATCH_NATIVE_MIN = 16;
 
 /**
  * Decompresses an LZO1X stream starting at `offset` that must yield exactly `expectedSize` bytes
@@ -52,6 +59,10 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
     throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
   }
   const out = new Uint8Array(expectedSize);
+  // 4-byte views for the short copies that make up most of a stream (TurboFan compiles an
+  // unaligned little-endian get/set into one load or store); see the copy code for the bounds.
+  const sv = new DataView(src.buffer, src.byteOffset, src.length);
+  const ov = new DataView(out.buffer, out.byteOffset, out.length);
   const end = src.length;
   const limit = expectedSize;
   let ip = offset;
@@ -132,13 +143,26 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
       const n = t + 3;
       if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
       if (op + n > limit) throw corrupt(`literal run of ${n} bytes overflows the output`, at, op, limit);
-      if (n < 32) {
-        for (let k = 0; k < n; k++) out[op + k] = src[ip + k]!;
+      if (n < LITERAL_NATIVE_MIN) {
+        const stop = op + n;
+        if (ip + n + 3 <= end && stop + 3 <= limit) {
+          // 4 bytes per step; the last step may copy up to 3 bytes more, still inside both
+          // buffers (checked just above), and later instructions overwrite those output bytes.
+          const delta = ip - op;
+          do {
+            ov.setUint32(op, sv.getUint32(op + delta, true), true);
+            op += 4;
+          } while (op < stop);
+          op = stop;
+          ip = stop + delta;
+        } else {
+          while (op < stop) out[op++] = src[ip++]!;
+        }
       } else {
         out.set(src.subarray(ip, ip + n), op);
+        ip += n;
+        op += n;
       }
-      ip += n;
-      op += n;
       state = 4;
       continue;
     } else {
@@ -155,13 +179,31 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
     }
     if (dist > op) throw corrupt(`match distance ${dist} reaches before the start of the output`, at, op, limit);
     if (op + len > limit) throw corrupt(`match of ${len} bytes overflows the output`, at, op, limit);
+    // Both bounds are checked above, once per instruction; the copies below stay inside them.
     let from = op - dist;
-    if (len >= 64 && dist >= len) {
-      out.copyWithin(op, from, from + len);
-      op += len;
+    const stop = op + len;
+    if (len >= MATCH_NATIVE_MIN && dist >= len) {
+      // Long, and source and destination do not overlap: one memmove.
+      out.copyWithin(op, from, stop - dist);
+      op = stop;
+    } else if (dist >= 4 && stop + 3 <= limit) {
+      // Most matches are a few bytes, where a call into a native copy costs more than the bytes:
+      // 4 bytes per step instead. With dist >= 4 each step reads only bytes already written, so
+      // an overlapping match repeats its pattern exactly as byte by byte. The last step may write
+      // up to 3 bytes past the match, still inside the output (checked just above); the next
+      // instructions overwrite them.
+      do {
+        ov.setUint32(op, ov.getUint32(from, true), true);
+        op += 4;
+        from += 4;
+      } while (op < stop);
+      op = stop;
+    } else if (dist === 1 && len >= MATCH_NATIVE_MIN) {
+      // A long run of one byte.
+      out.fill(out[from]!, op, stop);
+      op = stop;
     } else {
-      // Overlapping copies repeat the pattern, so they go byte by byte.
-      const stop = op + len;
+      // Distance 1 to 3 (the pattern is shorter than a step), or the last bytes of the output.
       while (op < stop) out[op++] = out[from++]!;
     }
     // S: 0..3 literals that follow the match directly.
@@ -169,10 +211,17 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
     if (s !== 0) {
       if (ip + s > end) throw corrupt('trailing literals run past the input', at, op, limit);
       if (op + s > limit) throw corrupt('trailing literals overflow the output', at, op, limit);
-      out[op++] = src[ip++]!;
-      if (s > 1) {
+      if (ip + 4 <= end && op + 4 <= limit) {
+        // One 4-byte copy; the bytes past `s` are overwritten by the next instructions.
+        ov.setUint32(op, sv.getUint32(ip, true), true);
+        ip += s;
+        op += s;
+      } else {
         out[op++] = src[ip++]!;
-        if (s > 2) out[op++] = src[ip++]!;
+        if (s > 1) {
+          out[op++] = src[ip++]!;
+          if (s > 2) out[op++] = src[ip++]!;
+        }
       }
     }
     state = s;

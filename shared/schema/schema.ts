@@ -17,7 +17,7 @@
  * Field order is the declaration order (object key order), which is the byte order.
  */
 import type { BinaryReader, Span } from '../binary/reader.ts';
-import type { BinaryWriter } from '../binary/writer.ts';
+import { BinaryWriter } from '../binary/writer.ts';
 import { textByteLength, type TextEncoding } from '../binary/text.ts';
 
 export type FieldKind =
@@ -306,6 +306,20 @@ export interface NodeMeta {
   $span?: Span;
 }
 
+/** Original bytes of a record whose NaN floats a JS number cannot reproduce (see Struct.read). */
+interface ExactBytes {
+  orig: Uint8Array;
+  canon: Uint8Array;
+}
+/** Non-enumerable: spreads, JSON dumps and structured clones never carry stale bytes along. */
+const EXACT = Symbol('exact bytes');
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A record: named fields in byte order. */
 export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMeta> {
   readonly kind = 'struct' as const;
@@ -336,17 +350,41 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
   read(r: BinaryReader): InferFields<F> & NodeMeta {
     const start = r.pos;
     const out: Record<string, unknown> = {};
+    let nan = false;
     for (const [name, t] of this.entries) {
       r.enter(name);
-      out[name] = t.read(r);
+      const v = t.read(r);
       r.leave();
+      out[name] = v;
+      if (!nan && (t instanceof NumType || t instanceof FloatTuple)) nan = Array.isArray(v) ? v.some(Number.isNaN) : Number.isNaN(v);
+    }
+    // A JS number cannot carry every NaN a float field can hold (a signalling NaN comes back
+    // quieted), so a record with a NaN keeps its original bytes when its values cannot reproduce them.
+    if (nan) {
+      const orig = r.viewAt(start, r.pos);
+      const canon = this.canonical(out as InferFields<F>);
+      if (!sameBytes(orig, canon)) Object.defineProperty(out, EXACT, { value: { orig: orig.slice(), canon }, writable: true, configurable: true });
     }
     out.$span = [start, r.pos];
     return out as InferFields<F> & NodeMeta;
   }
 
   write(w: BinaryWriter, v: InferFields<F>): void {
+    const exact = (v as { [EXACT]?: ExactBytes })[EXACT];
+    if (!exact) return this.writeFields(w, v);
+    // The original bytes stand while the values still encode as they did when read (not edited).
+    const now = this.canonical(v);
+    w.bytes(sameBytes(now, exact.canon) ? exact.orig : now);
+  }
+
+  private writeFields(w: BinaryWriter, v: InferFields<F>): void {
     for (const [name, t] of this.entries) t.write(w, (v as Record<string, unknown>)[name]);
+  }
+
+  private canonical(v: InferFields<F>): Uint8Array {
+    const w = new BinaryWriter(this.fixedSize ?? 64);
+    this.writeFields(w, v);
+    return w.finish();
   }
 
   override size(v: InferFields<F>): number {

@@ -107,6 +107,31 @@ describe('schema', () => {
     expect(Light.checkField('power', 3)).toBeUndefined();
   });
 
+  it('keeps float bits a JS number cannot carry (signalling NaNs) until the record is edited', () => {
+    const Rec = struct('rec', { a: f32, v: vec3, n: i16 });
+    const bytes = new Uint8Array(18);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, 0x7f8000ff, true); // signalling NaN with a payload
+    dv.setUint32(8, 0xff800001, true); // another one inside the vector
+    dv.setInt16(16, 7, true);
+    const rec = Rec.read(new BinaryReader(bytes));
+    expect(Number.isNaN(rec.a)).toBe(true);
+    expect(Object.keys(rec)).toEqual(['a', 'v', 'n', '$span']);
+    const w = new BinaryWriter();
+    Rec.write(w, rec);
+    expect(Array.from(w.finish())).toEqual(Array.from(bytes));
+    // A spread copy does not carry the kept bytes; the copy writes its values.
+    const w2 = new BinaryWriter();
+    Rec.write(w2, { ...rec });
+    expect(new DataView(w2.finish().buffer).getUint32(0, true)).not.toBe(0x7f8000ff);
+    // After an edit the record is written from its values.
+    rec.n = 9;
+    const w3 = new BinaryWriter();
+    Rec.write(w3, rec);
+    const out = w3.finish();
+    expect(new DataView(out.buffer).getInt16(16, true)).toBe(9);
+  });
+
   it('separates what a field can store from the spec range an edit must respect', () => {
     // A file read with an out-of-spec value must write back as it came; an edit may not make one.
     expect(Light.checkFieldStorable('power', 11)).toBeUndefined();

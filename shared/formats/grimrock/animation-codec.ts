@@ -9,7 +9,7 @@ import type { FormatCodec, FormatInfo } from '../registry.ts';
 import { decodeAnimation, encodeAnimation, probeAnimation } from './animation-io.ts';
 import { animationToScene } from './scene.ts';
 import { AnimationHeader, type GrimrockAnimation } from './schema.ts';
-import { field, structFields } from './view-util.ts';
+import { field, structFields } from '../../model/inspect-fields.ts';
 
 export function animationInfo(doc: GrimrockAnimation, byteLength: number): FormatInfo {
   return {

@@ -15,7 +15,7 @@ import { BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { AnimationHeader, type AnimationItem, type GrimrockAnimation } from './schema.ts';
-import { readExact, writeExact, type ExactKeeping } from './view-util.ts';
+import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
 export const ANIMATION_MAGIC = 'ANIM';
 

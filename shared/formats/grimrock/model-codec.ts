@@ -12,7 +12,7 @@ import {
   Bone, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
   type GrimrockModel, type GrimrockNode,
 } from './schema.ts';
-import { field, structFields } from './view-util.ts';
+import { field, structFields } from '../../model/inspect-fields.ts';
 
 const IDENTITY_4X3 = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
 

@@ -11,7 +11,7 @@ import {
   Bone, DATA_TYPE_SIZES, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
   type GrimrockModel, type GrimrockNode, type MeshData, type MeshEntity, type VertexArray, type VertexData,
 } from './schema.ts';
-import { readExact, readSelf, writeExact, writeSelf, type ExactKeeping } from './view-util.ts';
+import { readExact, readSelf, writeExact, writeSelf, type ExactKeeping } from '../../model/exact.ts';
 
 export const MODEL_MAGIC = 'MDL1';
 const MESH_MAGIC = 'MESH';

@@ -5,7 +5,7 @@
  * Units are the source's (one Grimrock dungeon cell is 3 units).
  */
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
-import { composeTRS, mul4 } from './view-util.ts';
+import { composeTRS, multiply } from '../../scene/mat4.ts';
 import { packedKind } from './model-io.ts';
 import type { GrimrockAnimation, GrimrockModel, MeshData, VertexArray } from './schema.ts';
 
@@ -134,7 +134,7 @@ export function modelToScene(doc: GrimrockModel): Scene {
       const guard = new Set<number>([nodeIdx]);
       while (p >= 0 && p < doc.nodes.length && !boneOfNode.has(p) && !guard.has(p)) {
         guard.add(p);
-        m = mul4(local[p]!, m);
+        m = multiply(local[p]!, m);
         p = doc.nodes[p]!.parent;
       }
       const bone = { name: doc.nodes[nodeIdx]?.name ?? `node${nodeIdx}`, parent: boneOfNode.get(p) ?? -1, matrix: m } as Skeleton['bones'][number];

@@ -3,7 +3,7 @@
  * Field names follow the Almost Human format page so the inspector reads like the spec.
  */
 import type { RawKeeping } from '../../model/lossless.ts';
-import type { ExactKeeping } from './view-util.ts';
+import type { ExactKeeping } from '../../model/exact.ts';
 import { enumOf, f32, i32, lenString, mat4x3, struct, u8, vec3, type Infer, type NodeMeta } from '../../schema/schema.ts';
 
 /** Vertex array slots, in file order (VERTEX_ARRAY_*). */

@@ -21,20 +21,9 @@ import type {
   Anm1Chunk, Col1Chunk, Lig1Chunk, LodDocument, Mat1Chunk, Mmd1Chunk, Msh1Chunk, Pxi1Chunk, Skl1Chunk, TxtrChunk,
 } from './schema.ts';
 import { walkChunks } from './views.ts';
+import { multiply } from '../../scene/mat4.ts';
 
 // ---- small matrix helpers (column-major 4x4, as the scene wants) ----
-
-function mul(a: Mat4, b: Mat4): Mat4 {
-  const o = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) {
-    for (let r = 0; r < 4; r++) {
-      let s = 0;
-      for (let k = 0; k < 4; k++) s += a[k * 4 + r]! * b[c * 4 + k]!;
-      o[c * 4 + r] = s;
-    }
-  }
-  return o;
-}
 
 /** Quaternion (x, y, z, w) of Rz(z) * Ry(y) * Rx(x): X applied first. */
 export function eulerXyzToQuat(x: number, y: number, z: number): [number, number, number, number] {
@@ -138,7 +127,7 @@ function buildSkeleton(skl: Skl1Chunk | undefined, bind: Anm1Chunk | undefined):
     const parent = b.boneParentId < 0 ? -1 : (byId.get(b.boneParentId) ?? -1);
     const matrix = frame0 ? boneLocalMatrix(frame0, i * 6) : [...IDENTITY];
     // Parents come first (spec rule); a forward reference falls back to the root.
-    world[i] = parent >= 0 && parent < i && world[parent] ? mul(world[parent], matrix) : matrix;
+    world[i] = parent >= 0 && parent < i && world[parent] ? multiply(world[parent], matrix) : matrix;
     return { name: b.boneName, parent: parent < i ? parent : -1, matrix, inverseBind: invertRigid(world[i]!) };
   });
   return { skeleton: { bones }, byId, world };

@@ -11,7 +11,7 @@ import { readCompactCount, readUString, writeCompact, writeUString } from './com
 import { readFrames, writeFrames } from './frames.ts';
 import { readBones, readMagic, writeBones } from './mesh-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
-import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
+import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
 export function probeAnim(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytes[0] === 0x61 && bytes[1] === 0x6e && bytes[2] === 0x31 && bytes[3] === 0x30;

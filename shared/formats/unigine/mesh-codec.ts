@@ -7,7 +7,7 @@ import type { Inspection, OutlineNode } from '../../model/outline.ts';
 import { getAt, type NodePath } from '../../model/path.ts';
 import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
-import { field, structFields } from '../grimrock/view-util.ts';
+import { field, structFields } from '../../model/inspect-fields.ts';
 import { decodeAnim, encodeAnim, probeAnim } from './anim-io.ts';
 import { frameCounts } from './frames.ts';
 import { coordVertexCount, decodeMeshMs, encodeMeshMs, triangleVertexCount } from './mesh-io.ts';

@@ -9,7 +9,7 @@ import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { readFrames, writeFrames } from './frames.ts';
-import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
+import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type MorphTarget, type UnigineBone, type UnigineClip, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
 
 /**

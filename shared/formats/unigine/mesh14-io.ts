@@ -10,7 +10,7 @@ import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { lz4Compress, lz4Decompress } from './lz4.ts';
 import { checkIndexRange, indexWidth, readBones, readMagic, readWeights, writeBones, writeWeights } from './mesh-io.ts';
-import { readExact, writeExact, type ExactKeeping } from '../grimrock/view-util.ts';
+import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type Mr02Surface, type UnigineMesh14, type UnigineMeshMr02, type UnigineSurface } from './schema.ts';
 
 /** LZ4 cannot expand data by more than 255x: a declared size beyond that is corrupt, not huge. */

@@ -7,7 +7,7 @@
  * Files carry no frame rate: clips use 30 fps.
  */
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
-import { composeTRS, invert4, mul4 } from '../grimrock/view-util.ts';
+import { composeTRS, multiply, invertOrIdentity } from '../../scene/mat4.ts';
 import { expandFrames } from './frames.ts';
 import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from './schema.ts';
 
@@ -34,7 +34,7 @@ export function skeletonOf(bones: UnigineBone[], bindPose: Float32Array): Skelet
     if (known) return known;
     const p = bones[i]!.parent;
     // Parents may come after their children (agent.mesh); a broken chain is cut rather than looped.
-    const m = p >= 0 && p < bones.length && p !== i && depth < bones.length ? mul4(worldOf(p, depth + 1), local[i]!) : local[i]!;
+    const m = p >= 0 && p < bones.length && p !== i && depth < bones.length ? multiply(worldOf(p, depth + 1), local[i]!) : local[i]!;
     world[i] = m;
     return m;
   };
@@ -43,7 +43,7 @@ export function skeletonOf(bones: UnigineBone[], bindPose: Float32Array): Skelet
       name: b.name,
       parent: b.parent >= 0 && b.parent < bones.length ? b.parent : -1,
       matrix: local[i]!,
-      inverseBind: invert4(worldOf(i)),
+      inverseBind: invertOrIdentity(worldOf(i)),
     })),
   };
 }
@@ -226,9 +226,9 @@ function toYUp(scene: Scene): Scene {
   }
   const bones = scene.skeleton?.bones ?? [];
   for (const b of bones) {
-    if (b.parent < 0) b.matrix = mul4(Z_UP_TO_Y_UP, b.matrix);
+    if (b.parent < 0) b.matrix = multiply(Z_UP_TO_Y_UP, b.matrix);
     // world' = R * world, so inverse(world') = inverse(world) * inverse(R).
-    if (b.inverseBind) b.inverseBind = mul4(b.inverseBind, Y_UP_TO_Z_UP);
+    if (b.inverseBind) b.inverseBind = multiply(b.inverseBind, Y_UP_TO_Z_UP);
   }
   for (const clip of scene.clips) {
     for (const t of clip.tracks) {

@@ -5,7 +5,7 @@
  */
 import type { Span } from '../../binary/reader.ts';
 import type { RawKeeping } from '../../model/lossless.ts';
-import type { ExactKeeping } from '../grimrock/view-util.ts';
+import type { ExactKeeping } from '../../model/exact.ts';
 import { f32, struct, vec3 } from '../../schema/schema.ts';
 
 export const Bounds = struct('Bounds', {

@@ -2,15 +2,15 @@
  * What the CLI and the editor see of an MLOD document: `info`, `validate`, the outline tree and
  * the inspector rows.
  */
-import type { Span } from '../../../binary/reader.ts';
 import type { InspectField, Inspection, OutlineNode, NodeKind } from '../../../model/outline.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import type { Problem } from '../../../model/problems.ts';
-import type { FieldInfo, FieldKind, Struct } from '../../../schema/schema.ts';
+import type { FieldInfo, Struct } from '../../../schema/schema.ts';
 import type { FormatInfo } from '../../registry.ts';
 import { resolutionKind, resolutionName } from '../resolution.ts';
 import { FACE_FLAG_LABELS, FaceVertex, LodHeader, MlodHeader, POINT_FLAG_LABELS } from './schema.ts';
 import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
+import { field, jsonSafe } from '../../../model/inspect-fields.ts';
 
 /** Triangles a face becomes: quads count as two. */
 function faceTriangles(lod: MlodLod): number {
@@ -213,19 +213,6 @@ function tagLabel(t: MlodTag): string {
   return t.name;
 }
 
-/** A JSON-safe stand-in for a value (typed arrays become a short summary). */
-function jsonSafe(v: unknown): unknown {
-  if (ArrayBuffer.isView(v)) {
-    const a = v as unknown as ArrayLike<number> & { constructor: { name: string } };
-    return { type: a.constructor.name, length: a.length, head: Array.from({ length: Math.min(8, a.length) }, (_, i) => a[i]) };
-  }
-  return v;
-}
-
-function row(name: string, kind: FieldKind, path: NodePath, value: unknown, meta: Partial<FieldInfo> & { span?: Span } = {}): InspectField {
-  return { name, kind, path, value: jsonSafe(value), ...meta };
-}
-
 function fromStruct(s: Struct<any>, name: string, path: NodePath, value: unknown, extra: Partial<FieldInfo> = {}): InspectField {
   const info = s.fields.find((f) => f.name === name)!;
   return { ...info, ...extra, path, value: jsonSafe(value) };
@@ -242,7 +229,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
         fromStruct(MlodHeader, 'signature', ['signature'], doc.signature, { kind: 'string' }),
         fromStruct(MlodHeader, 'version', ['version'], doc.version),
         fromStruct(MlodHeader, 'lodCount', ['lods'], doc.lods.length),
-        row('trailing', 'bytes', ['trailing'], doc.trailing, { readonly: true, note: 'Bytes after the last LOD' }),
+        field('trailing', 'bytes', ['trailing'], doc.trailing, { readonly: true, note: 'Bytes after the last LOD' }),
       ],
     };
   }
@@ -261,13 +248,13 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
         fromStruct(LodHeader, 'normalCount', [...base, 'normals'], lod.normals.length / 3),
         fromStruct(LodHeader, 'faceCount', [...base, 'faces'], lod.faces.vertexCount.length),
         fromStruct(LodHeader, 'flags', [...base, 'flags'], lod.flags),
-        row('resolution', 'f32', [...base, 'resolution'], lod.resolution, { note: `LOD resolution (${resolutionName(lod.resolution)}, ${resolutionKind(lod.resolution)})` }),
+        field('resolution', 'f32', [...base, 'resolution'], lod.resolution, { note: `LOD resolution (${resolutionName(lod.resolution)}, ${resolutionKind(lod.resolution)})` }),
       ],
     };
   }
   const sub = p[2];
   if (sub === 'points' && p.length === 3) {
-    return { title: 'Points', fields: [row('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), row('pointFlags', 'flags', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, readonly: true })] };
+    return { title: 'Points', fields: [field('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), field('pointFlags', 'flags', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, readonly: true })] };
   }
   if (sub === 'points' && typeof p[3] === 'number') {
     // `points` is a flat x, y, z array, so a path element is a float index: show its point.
@@ -275,25 +262,25 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
     return {
       title: `Point ${i}`,
       fields: [
-        row('x', 'f32', [...base, 'points', i * 3], lod.points[i * 3]), row('y', 'f32', [...base, 'points', i * 3 + 1], lod.points[i * 3 + 1]),
-        row('z', 'f32', [...base, 'points', i * 3 + 2], lod.points[i * 3 + 2]),
-        row('flags', 'flags', [...base, 'pointFlags', i], lod.pointFlags[i], { flagLabels: POINT_FLAG_LABELS, note: 'Point flags' }),
+        field('x', 'f32', [...base, 'points', i * 3], lod.points[i * 3]), field('y', 'f32', [...base, 'points', i * 3 + 1], lod.points[i * 3 + 1]),
+        field('z', 'f32', [...base, 'points', i * 3 + 2], lod.points[i * 3 + 2]),
+        field('flags', 'flags', [...base, 'pointFlags', i], lod.pointFlags[i], { flagLabels: POINT_FLAG_LABELS, note: 'Point flags' }),
       ],
     };
   }
-  if (sub === 'normals') return { title: 'Normals', fields: [row('normals', 'array', [...base, 'normals'], lod.normals, { readonly: true, note: 'x, y, z per normal' })] };
+  if (sub === 'normals') return { title: 'Normals', fields: [field('normals', 'array', [...base, 'normals'], lod.normals, { readonly: true, note: 'x, y, z per normal' })] };
   if (sub === 'faces') {
     const f = lod.faces;
     if (p.length === 3) {
       return {
         title: 'Faces',
         fields: [
-          row('faceCount', 'u32', [...base, 'faces', 'vertexCount'], f.vertexCount.length, { readonly: true }),
-          row('vertexCount', 'array', [...base, 'faces', 'vertexCount'], f.vertexCount, { readonly: true, note: '3 or 4 per face' }),
-          row('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: FaceVertex.fields[0]!.note }),
-          row('flags', 'flags', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, readonly: true }),
-          row('textures', 'array', [...base, 'faces', 'textures'], f.textures.length, { readonly: true, note: 'Distinct texture paths' }),
-          row('materials', 'array', [...base, 'faces', 'materials'], f.materials.length, { readonly: true, note: 'Distinct material paths' }),
+          field('faceCount', 'u32', [...base, 'faces', 'vertexCount'], f.vertexCount.length, { readonly: true }),
+          field('vertexCount', 'array', [...base, 'faces', 'vertexCount'], f.vertexCount, { readonly: true, note: '3 or 4 per face' }),
+          field('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: FaceVertex.fields[0]!.note }),
+          field('flags', 'flags', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, readonly: true }),
+          field('textures', 'array', [...base, 'faces', 'textures'], f.textures.length, { readonly: true, note: 'Distinct texture paths' }),
+          field('materials', 'array', [...base, 'faces', 'materials'], f.materials.length, { readonly: true, note: 'Distinct material paths' }),
         ],
       };
     }
@@ -302,7 +289,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
       const users = (p[3] === 'textures' ? f.textureIndex : f.materialIndex).reduce((n, x) => n + (x === p[4] ? 1 : 0), 0);
       return {
         title: p[3] === 'textures' ? 'Texture' : 'Material',
-        fields: [row('path', 'string', p, table[p[4]], { note: `Used by ${users} faces; editing it changes all of them` })],
+        fields: [field('path', 'string', p, table[p[4]], { note: `Used by ${users} faces; editing it changes all of them` })],
       };
     }
     return undefined;
@@ -312,8 +299,8 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
     if (!tag) return undefined;
     const tp: NodePath = [...base, 'tags', p[3]];
     const head: InspectField[] = [
-      ...(tag.active !== undefined ? [row('active', 'u8', [...tp, 'active'], tag.active, { note: 'TinyBool Active (1)' })] : []),
-      row('name', 'string', [...tp, 'name'], tag.name, { readonly: tag.type !== 'selection', note: 'Tag name' }),
+      ...(tag.active !== undefined ? [field('active', 'u8', [...tp, 'active'], tag.active, { note: 'TinyBool Active (1)' })] : []),
+      field('name', 'string', [...tp, 'name'], tag.name, { readonly: tag.type !== 'selection', note: 'Tag name' }),
     ];
     switch (tag.type) {
       case 'selection': {
@@ -324,26 +311,26 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
         return {
           title: `Selection ${tag.name}`,
           fields: [...head,
-            row('points', 'array', [...tp, 'points'], tag.points, { note: `${pts} points selected; byte 1 = full weight, 2..255 = (256 - b) / 255` }),
-            row('faces', 'array', [...tp, 'faces'], tag.faces, { note: `${fcs} faces selected` })],
+            field('points', 'array', [...tp, 'points'], tag.points, { note: `${pts} points selected; byte 1 = full weight, 2..255 = (256 - b) / 255` }),
+            field('faces', 'array', [...tp, 'faces'], tag.faces, { note: `${fcs} faces selected` })],
         };
       }
       case 'property':
-        return { title: 'Named property', fields: [...head, row('key', 'string', [...tp, 'key'], tag.key, { note: 'Property name (max 64 bytes)' }), row('value', 'string', [...tp, 'value'], tag.value, { note: 'Property value (max 64 bytes)' })] };
+        return { title: 'Named property', fields: [...head, field('key', 'string', [...tp, 'key'], tag.key, { note: 'Property name (max 64 bytes)' }), field('value', 'string', [...tp, 'value'], tag.value, { note: 'Property value (max 64 bytes)' })] };
       case 'mass': {
         let total = 0;
         for (const m of tag.masses) total += m;
-        return { title: '#Mass#', fields: [...head, row('masses', 'array', [...tp, 'masses'], tag.masses, { unit: 'kg', note: `Per-point mass; total ${total.toFixed(3)} kg` })] };
+        return { title: '#Mass#', fields: [...head, field('masses', 'array', [...tp, 'masses'], tag.masses, { unit: 'kg', note: `Per-point mass; total ${total.toFixed(3)} kg` })] };
       }
       case 'uvset':
-        return { title: '#UVSet#', fields: [...head, row('setId', 'u32', [...tp, 'setId'], tag.setId, { note: 'UV set index' }), row('uv', 'array', [...tp, 'uv'], tag.uv, { readonly: true, note: 'u, v per face vertex' })] };
+        return { title: '#UVSet#', fields: [...head, field('setId', 'u32', [...tp, 'setId'], tag.setId, { note: 'UV set index' }), field('uv', 'array', [...tp, 'uv'], tag.uv, { readonly: true, note: 'u, v per face vertex' })] };
       case 'sharpEdges':
-        return { title: '#SharpEdges#', fields: [...head, row('edges', 'array', [...tp, 'edges'], tag.edges, { readonly: true, note: 'Pairs of point indices' })] };
+        return { title: '#SharpEdges#', fields: [...head, field('edges', 'array', [...tp, 'edges'], tag.edges, { readonly: true, note: 'Pairs of point indices' })] };
       case 'animation':
-        return { title: '#Animation#', fields: [...head, row('time', 'f32', [...tp, 'time'], tag.time, { note: 'Frame time' }), row('points', 'array', [...tp, 'points'], tag.points, { readonly: true })] };
+        return { title: '#Animation#', fields: [...head, field('time', 'f32', [...tp, 'time'], tag.time, { note: 'Frame time' }), field('points', 'array', [...tp, 'points'], tag.points, { readonly: true })] };
       case 'raw':
       case 'end':
-        return { title: tag.name, fields: [...head, row('data', 'bytes', [...tp, 'data'], tag.data, { readonly: true, note: 'Tag bytes kept as read' })] };
+        return { title: tag.name, fields: [...head, field('data', 'bytes', [...tp, 'data'], tag.data, { readonly: true, note: 'Tag bytes kept as read' })] };
     }
   }
   return undefined;

@@ -5,8 +5,8 @@ import { isDecodeError } from '../../shared/errors.ts';
 import { grimrockAnimationCodec, grimrockModelCodec, removeNodeCommand } from '../../shared/formats/grimrock/index.ts';
 import type { GrimrockAnimation, GrimrockModel } from '../../shared/formats/grimrock/schema.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
-import { dropRaw } from '../../shared/model/lossless.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
+import { mutationSweep } from '../helpers/bad-input.ts';
 import { windingAgreement } from '../helpers/winding.ts';
 
 const model = (bytes: Uint8Array): GrimrockModel => grimrockModelCodec.decode(bytes);
@@ -221,41 +221,6 @@ describe.skipIf(!hasCorpus)('grimrock_model scene winding', () => {
   });
 });
 
-/** Truncations and bit flips at many positions: every failure must be a DecodeError. */
-function fuzz(codec: typeof grimrockModelCodec | typeof grimrockAnimationCodec, bytes: Uint8Array, name: string): number {
-  let failures = 0;
-  const step = Math.max(1, Math.floor(bytes.length / 150));
-  const attempt = (mutated: Uint8Array, what: string): void => {
-    let doc: object;
-    try {
-      doc = codec.decode(mutated);
-    } catch (e) {
-      if (!isDecodeError(e)) throw new Error(`${name} ${what}: ${String(e)}`, { cause: e });
-      // The offset must point into the input, where a hex editor can show it.
-      if (!(e.offset >= 0 && e.offset <= mutated.length)) throw new Error(`${name} ${what}: offset ${e.offset} is outside the ${mutated.length}-byte input`, { cause: e });
-      failures++;
-      return;
-    }
-    // Whatever decodes must also re-encode from its fields to the same bytes.
-    dropRaw(doc);
-    const again = codec.encode(doc as never, { reuseRaw: false });
-    if (again.length !== mutated.length || again.some((b, i) => b !== mutated[i])) throw new Error(`${name} ${what}: decoded but re-encoded differently`);
-  };
-  for (let cut = 0; cut < bytes.length; cut += step) attempt(bytes.subarray(0, cut), `truncated at ${cut}`);
-  for (let at = 0; at < bytes.length; at += step) {
-    for (const bit of [0, 3, 7]) {
-      const m = bytes.slice();
-      m[at]! ^= 1 << bit;
-      attempt(m, `bit ${bit} flipped at ${at}`);
-    }
-    const m = bytes.slice();
-    m[at] = 0xff;
-    if (at + 3 < m.length) m[at + 3] = 0x7f;
-    attempt(m, `huge value at ${at}`);
-  }
-  return failures;
-}
-
 describe.skipIf(!hasCorpus)('Grimrock bad input', () => {
   const small = [
     ...corpusFiles('grimrock_model').filter((f) => readBytes(f).length < 200_000),
@@ -264,7 +229,7 @@ describe.skipIf(!hasCorpus)('Grimrock bad input', () => {
   for (const file of small) {
     it(`${basename(file)}: truncations and bit flips fail only with DecodeError`, () => {
       const codec = file.endsWith('.model') ? grimrockModelCodec : grimrockAnimationCodec;
-      const failures = fuzz(codec, readBytes(file), basename(file));
+      const failures = mutationSweep(codec, readBytes(file), basename(file), 150);
       expect(failures).toBeGreaterThan(0);
     });
   }

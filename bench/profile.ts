@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     else {
       const spec = GENERATED.find((g) => g.format === what);
       if (!spec) throw new Error(`no generated input for ${what}; give a file`);
-      const b = await loadBuilder(spec, false);
+      const b = await loadBuilder(spec);
       if (!b.ok) throw new Error(b.reason);
       bytes = await b.build(...spec.args(false));
     }

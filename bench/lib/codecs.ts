@@ -189,7 +189,7 @@ export async function benchCodec(format: FormatId, codec: FormatCodec | undefine
 
   // Generated large files.
   for (const spec of GENERATED.filter((g) => g.format === format)) {
-    const builder = await loadBuilder(spec, opts.quick);
+    const builder = await loadBuilder(spec);
     if (!builder.ok) {
       rows.push(na(spec.label, 'decode/encode', `input not available: ${builder.reason}`));
       rows.push(na(spec.label, 'decode peak', `input not available: ${builder.reason}`, 'memory'));
@@ -215,7 +215,7 @@ export async function benchCodec(format: FormatId, codec: FormatCodec | undefine
     }
     opts.log(`${format}: timing ${spec.label} (${(bytes.length / 1e6).toFixed(1)} MB, built in ${buildSeconds.toFixed(1)} s)`);
     const r = throughputRows(codec, label, [{ name: spec.label, bytes, doc }], opts.plan, true);
-    r[0]!.note = `${spec.description}; ${(bytes.length / 1e6).toFixed(1)} MB built by ${builder.via ?? spec.module} in ${buildSeconds.toFixed(1)} s`;
+    r[0]!.note = `${spec.description}; ${(bytes.length / 1e6).toFixed(1)} MB built by ${spec.module} in ${buildSeconds.toFixed(1)} s`;
     rows.push(...r);
     const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-gen-'));
     try {

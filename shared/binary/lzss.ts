@@ -69,20 +69,50 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
     );
   }
   const out = new Uint8Array(expectedSize);
+  const dv = new DataView(out.buffer);
   const end = src.length;
   let ip = offset;
   let op = 0;
-  let flags = 0;
   while (op < expectedSize) {
-    flags >>>= 1;
-    if ((flags & 0x100) === 0) {
-      if (ip >= end) throw truncated(ip, op, expectedSize);
-      flags = src[ip++]! | 0xff00;
+    if (ip >= end) throw truncated(ip, op, expectedSize);
+    const flags = src[ip++]!;
+    // Fast path: a flag byte's eight tokens need at most 16 more input bytes and make at most
+    // 8 * 18 output bytes (+3 for the 4-byte copies below); when both fit and no reference can reach before the start of the
+    // output (the ring's initial spaces, only within the first 4 KiB), nothing needs checking.
+    if (ip + 16 <= end && op + 8 * MAX_MATCH + 3 <= expectedSize && op >= RING) {
+      for (let bit = 1; bit < 0x100; bit <<= 1) {
+        if (flags & bit) {
+          out[op++] = src[ip++]!;
+        } else {
+          const b0 = src[ip++]!;
+          const b1 = src[ip++]!;
+          const dist = b0 | ((b1 & 0xf0) << 4);
+          const back = dist === 0 ? RING : dist;
+          const stop = op + (b1 & 0x0f) + MIN_MATCH;
+          if (back >= 4) {
+            // Four bytes per step; the last step may write up to 3 bytes past `stop`, inside the
+            // output (the fast path leaves room) and overwritten by the tokens that follow.
+            let from = op - back;
+            while (op < stop) {
+              dv.setUint32(op, dv.getUint32(from, true), true);
+              op += 4;
+              from += 4;
+            }
+            op = stop;
+          } else {
+            let from = op - back;
+            while (op < stop) out[op++] = out[from++]!;
+          }
+        }
+      }
+      continue;
     }
-    if (flags & 1) {
-      if (ip >= end) throw truncated(ip, op, expectedSize);
-      out[op++] = src[ip++]!;
-    } else {
+    for (let bit = 1; bit < 0x100 && op < expectedSize; bit <<= 1) {
+      if (flags & bit) {
+        if (ip >= end) throw truncated(ip, op, expectedSize);
+        out[op++] = src[ip++]!;
+        continue;
+      }
       if (ip + 1 >= end) throw truncated(ip, op, expectedSize);
       const b0 = src[ip++]!;
       const b1 = src[ip++]!;

@@ -60,6 +60,65 @@ describe('LZSS decompression, hand-assembled streams', () => {
   });
 });
 
+/** The format as written down, one byte at a time: the yardstick for the decoder's fast paths. */
+function referenceDecode(stream: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let ip = 0;
+  let op = 0;
+  while (op < size) {
+    const flags = stream[ip++]!;
+    for (let bit = 0; bit < 8 && op < size; bit++) {
+      if (flags & (1 << bit)) {
+        out[op++] = stream[ip++]!;
+        continue;
+      }
+      const b0 = stream[ip++]!;
+      const b1 = stream[ip++]!;
+      const dist = b0 | ((b1 & 0xf0) << 4) || 4096;
+      const len = (b1 & 0x0f) + 3;
+      for (let k = 0; k < len && op < size; k++, op++) out[op] = op - dist < 0 ? 0x20 : out[op - dist]!;
+    }
+  }
+  return out;
+}
+
+describe('LZSS decompression, random token streams', () => {
+  it('agrees with the byte-at-a-time reading: all distances (0 = 4096, 1-3 overlapping), lengths, and ends', () => {
+    let seed = 12345;
+    const rnd = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let trial = 0; trial < 40; trial++) {
+      const size = 4096 + rnd(20000);
+      const stream: number[] = [];
+      let produced = 0;
+      while (produced < size) {
+        let flags = 0;
+        const tokens: number[] = [];
+        for (let bit = 0; bit < 8 && produced < size; bit++) {
+          if (rnd(3) === 0) {
+            flags |= 1 << bit;
+            tokens.push(rnd(256));
+            produced++;
+          } else {
+            // Short distances often, so overlapping copies and the first-4-KiB spaces both occur.
+            const dist = rnd(4) === 0 ? rnd(4) : rnd(4096);
+            const len = rnd(16);
+            tokens.push(dist & 0xff, ((dist >> 4) & 0xf0) | len);
+            produced += len + 3;
+          }
+        }
+        stream.push(flags, ...tokens);
+      }
+      const expected = referenceDecode(Uint8Array.from(stream), size);
+      const got = lzssDecompress(withSum(stream, expected), 0, size);
+      expect(Buffer.from(got.data).equals(Buffer.from(expected)), `trial ${trial}, ${size} bytes`).toBe(true);
+      expect(got.consumed).toBe(stream.length + 4);
+    }
+  });
+});
+
 describe('LZSS compression', () => {
   it.each(sampleInputs().map((s) => [s.name, s.data] as const))('round-trips %s', (_name, data) => {
     for (const signedChecksum of [false, true]) {

@@ -24,6 +24,7 @@ import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
+import { measureStage, timedStage } from './stage-timing.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -140,6 +141,7 @@ export class DocumentService {
   }
 
   private async readWithProgress(abs: string, id: DocId | undefined): Promise<{ bytes: Uint8Array; disk: DiskState }> {
+    const started = performance.now();
     const fh = await openFile(abs, 'r');
     try {
       const st = await fh.stat();
@@ -158,12 +160,13 @@ export class DocumentService {
       return { bytes: data, disk: { mtimeMs: st.mtimeMs, size: off, hash: sha256(data) } };
     } finally {
       await fh.close();
+      measureStage('host:read', started);
     }
   }
 
   private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string): object {
     try {
-      return codec.decode(bytes, { fileName });
+      return timedStage('host:decode', () => codec.decode(bytes, { fileName }));
     } catch (e) {
       const err = toAppError(e, fileName);
       // Anything but a DecodeError is a codec bug, but still reported, never a crash.
@@ -249,13 +252,13 @@ export class DocumentService {
   private async snapshot(d: OpenDocument): Promise<DocSnapshot> {
     let problems: Problem[];
     try {
-      problems = d.codec.validate(d.tree);
+      problems = timedStage('host:validate', () => d.codec.validate(d.tree));
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
     let outline;
     try {
-      outline = d.codec.outline(d.tree);
+      outline = timedStage('host:outline', () => d.codec.outline(d.tree));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'internal', message: `Could not build the structure tree: ${toAppError(e).message}` });
     }
@@ -338,7 +341,7 @@ export class DocumentService {
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
     try {
-      return d.codec.toScene(d.tree, lod === undefined ? {} : { lod });
+      return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), message: `Could not build the 3D preview: ${toAppError(e).message}` });
     }

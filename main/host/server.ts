@@ -19,6 +19,7 @@ import { fail } from '../documents/app-error.ts';
 import { DocumentService, type GltfWriter } from '../documents/document-service.ts';
 import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
 import { RootPaths } from './roots.ts';
+import { measureStage } from '../documents/stage-timing.ts';
 import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 
 export interface HostOptions {
@@ -165,7 +166,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     }
     const result = await dispatch(channel, payload);
     const unknown = !result.ok && result.error.message.startsWith('Unknown channel');
-    send(res, unknown ? 404 : 200, encodeEnvelope(result), ENVELOPE_TYPE);
+    const started = performance.now();
+    const answer = encodeEnvelope(result);
+    measureStage('host:encode', started, { channel, bytes: answer.length });
+    send(res, unknown ? 404 : 200, answer, ENVELOPE_TYPE);
   }
 
   async function staticFile(res: ServerResponse, pathname: string, setCookie: boolean) {

@@ -9,6 +9,7 @@
  */
 import type { AppError, EventChannel, EventMap, InvokeChannel, LodsmithApi, Req, Res, Result } from '../../shared/ipc/contract.ts';
 import { ENVELOPE_TYPE, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
+import { markStage } from '../lib/stage-marks.ts';
 
 const TOKEN_HEADER = 'x-lodsmith-token';
 
@@ -113,7 +114,10 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
         return { ok: false, error: { code: 'denied', message: 'The host refused the request: open the address (with its token) that `npm run serve` printed' } };
       }
       try {
-        const decoded = decodeEnvelope(new Uint8Array(await res.arrayBuffer())) as Result<Res<C>>;
+        const body = new Uint8Array(await res.arrayBuffer());
+        markStage(`invoke:${channel}:received`);
+        const decoded = decodeEnvelope(body) as Result<Res<C>>;
+        markStage(`invoke:${channel}:decoded`);
         if (decoded && typeof decoded === 'object' && 'ok' in decoded) return decoded;
       } catch {
         /* fall through */

@@ -12,6 +12,7 @@ import type { LightScheme, Scene, SceneCollider, UpAxis } from '../../shared/sce
 import { upAxisMatrix } from '../../shared/scene/up-axis.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
+import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
   wireframe: boolean;
@@ -63,6 +64,8 @@ export class Viewport {
   /** Called after every drawn frame (tests and the status bar count them). */
   onRender: (() => void) | undefined;
   renders = 0;
+  /** A scene was set and has not been drawn yet (for the `scene:drawn` timing mark). */
+  private newScene = false;
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -124,6 +127,10 @@ export class Viewport {
     // The model's depth stays: the grid and bounds hide behind geometry; skeleton and colliders
     // draw with depthTest off so they show through.
     this.renderer.render(this.helpers, this.camera);
+    if (this.newScene) {
+      this.newScene = false;
+      markStage('scene:drawn');
+    }
     this.renders++;
     this.onRender?.();
   }
@@ -136,11 +143,13 @@ export class Viewport {
       this.built.dispose();
     }
     this.built = buildScene(scene, { wireframe: this.opts.wireframe, textures: this.textures, onAsync: () => this.requestRender() });
+    markStage('scene:objects');
     this.orient();
     this.scene.add(this.built.root);
     this.applyPose();
     this.rebuildHelpers();
     if (frame) this.frameAll();
+    this.newScene = true;
     this.requestRender();
   }
 

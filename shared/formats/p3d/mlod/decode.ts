@@ -74,16 +74,9 @@ function decodeLod(r: BinaryReader): MlodLod {
   const headerExtra = r.bytesCopy(headerSize - LOD_HEADER_SIZE, 'LOD header extension');
   // Counts are checked against the bytes left before any allocation.
   r.count(nPoints, POINT_SIZE, 'point', start + 12);
-  const pointRecords = r.within('points', () => r.u32Array(nPoints * 4, 'points'));
   const points = new Float32Array(nPoints * 3);
-  const pointBits = new Uint32Array(points.buffer);
   const pointFlags = new Uint32Array(nPoints);
-  for (let i = 0; i < nPoints; i++) {
-    pointBits[i * 3] = pointRecords[i * 4]!;
-    pointBits[i * 3 + 1] = pointRecords[i * 4 + 1]!;
-    pointBits[i * 3 + 2] = pointRecords[i * 4 + 2]!;
-    pointFlags[i] = pointRecords[i * 4 + 3]!;
-  }
+  r.within('points', () => readPoints(r, nPoints, new Uint32Array(points.buffer), pointFlags));
   r.count(nNormals, NORMAL_SIZE, 'normal', start + 16);
   const normals = r.within('normals', () => r.f32Array(nNormals * 3, 'normals'));
   r.count(nFaces, signature === 'SP3X' ? SP3X_FACE_SIZE : MIN_FACE_SIZE, 'face', start + 20);
@@ -106,75 +99,196 @@ function decodeLod(r: BinaryReader): MlodLod {
   };
 }
 
+/** Point records (x, y, z as bits, then flags) split into the two columns, read in place. */
+function readPoints(r: BinaryReader, n: number, pointBits: Uint32Array, pointFlags: Uint32Array): void {
+  r.need(n * POINT_SIZE, 'points');
+  const view = r.view;
+  const p0 = r.pos;
+  for (let i = 0, q = p0; i < n; i++, q += POINT_SIZE) {
+    pointBits[i * 3] = view.getUint32(q, true);
+    pointBits[i * 3 + 1] = view.getUint32(q + 4, true);
+    pointBits[i * 3 + 2] = view.getUint32(q + 8, true);
+    pointFlags[i] = view.getUint32(q + 12, true);
+  }
+  r.pos = p0 + n * POINT_SIZE;
+}
+
 function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodFaces {
   const start = r.pos;
   const vertexCount = new Uint32Array(n);
   const pointIndex = new Uint32Array(n * 4);
   const normalIndex = new Uint32Array(n * 4);
   const uv = new Float32Array(n * 8);
-  const uvBits = new Uint32Array(uv.buffer);
   const flags = new Uint32Array(n);
   const textures: string[] = [];
   const textureIndex = new Uint32Array(n);
   const materials: string[] = [];
   const materialIndex = new Uint32Array(n);
-  const textureIds = new Map<string, number>();
-  const materialIds = new Map<string, number>();
-  const intern = (s: string, table: string[], ids: Map<string, number>): number => {
-    let id = ids.get(s);
-    if (id === undefined) {
-      id = table.length;
-      table.push(s);
-      ids.set(s, id);
-    }
-    return id;
-  };
-  const sp3x = signature === 'SP3X';
-  const textureFields = sp3x ? new Uint8Array(n * SP3X_TEXTURE) : undefined;
-  const view = r.view;
-  const bytes = r.bytes;
-  const texturePaths = new PathTable(textures, textureIds);
-  const materialPaths = new PathTable(materials, materialIds);
-  for (let f = 0; f < n; f++) {
-    if (textureFields) {
-      const field = r.bytesView(SP3X_TEXTURE, 'texture');
-      textureFields.set(field, f * SP3X_TEXTURE);
-      textureIndex[f] = intern(fixedText(field), textures, textureIds);
-    }
-    r.need(4 + 64 + 4, `face ${f}`);
-    // One bounds check above, then DataView reads at known offsets (this loop sees every face).
-    const p = r.pos;
-    vertexCount[f] = view.getUint32(p, true);
-    for (let k = 0; k < 4; k++) {
-      const q = p + 4 + k * 16;
-      pointIndex[f * 4 + k] = view.getUint32(q, true);
-      normalIndex[f * 4 + k] = view.getUint32(q + 4, true);
-      // UVs as bits: a float round trip could change NaN payloads.
-      uvBits[f * 8 + k * 2] = view.getUint32(q + 8, true);
-      uvBits[f * 8 + k * 2 + 1] = view.getUint32(q + 12, true);
-    }
-    flags[f] = view.getUint32(p + 68, true);
-    r.pos = p + 72;
-    if (!sp3x) {
-      // Paths repeat across faces: look them up by their bytes (hash, then compare) and build a
-      // string only for a new one (string building was most of the decoding time of big LODs).
-      r.enter(`faces[${f}]`);
-      const t0 = r.pos;
-      const t1 = nulAt(r, 'texture');
-      textureIndex[f] = texturePaths.intern(bytes, t0, t1);
-      r.pos = t1 + 1;
-      const m1 = nulAt(r, 'material');
-      materialIndex[f] = materialPaths.intern(bytes, t1 + 1, m1);
-      r.pos = m1 + 1;
-      r.leave();
-    }
+  const columns: FaceColumns = { vertexCount, pointIndex, normalIndex, uvBits: new Uint32Array(uv.buffer), flags };
+  let textureFields: Uint8Array | undefined;
+  if (signature === 'SP3X') {
+    textureFields = new Uint8Array(n * SP3X_TEXTURE);
+    decodeSp3xFaces(r, n, columns, textureFields, textures, textureIndex);
+    materials.push('');
+  } else {
+    decodeP3dmFaces(r, n, columns, textures, textureIndex, materials, materialIndex);
   }
-  if (sp3x) materials.push('');
   return {
     vertexCount, pointIndex, normalIndex, uv, flags, textures, textureIndex, materials, materialIndex,
     ...(textureFields ? { textureFields } : {}),
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
   };
+}
+
+interface FaceColumns {
+  vertexCount: Uint32Array;
+  pointIndex: Uint32Array;
+  normalIndex: Uint32Array;
+  /** The UV column as bits: a float round trip could change NaN payloads. */
+  uvBits: Uint32Array;
+  flags: Uint32Array;
+}
+
+/**
+ * The 72 fixed bytes of face `f` at `p` (vertex count, four vertex slots, flags) into the
+ * columns. The caller has checked that they are inside the reader's window.
+ */
+function readFaceRecord(view: DataView, p: number, f: number, c: FaceColumns): void {
+  c.vertexCount[f] = view.getUint32(p, true);
+  const f4 = f * 4;
+  const f8 = f * 8;
+  const pi = c.pointIndex;
+  const ni = c.normalIndex;
+  const uv = c.uvBits;
+  pi[f4] = view.getUint32(p + 4, true);
+  ni[f4] = view.getUint32(p + 8, true);
+  uv[f8] = view.getUint32(p + 12, true);
+  uv[f8 + 1] = view.getUint32(p + 16, true);
+  pi[f4 + 1] = view.getUint32(p + 20, true);
+  ni[f4 + 1] = view.getUint32(p + 24, true);
+  uv[f8 + 2] = view.getUint32(p + 28, true);
+  uv[f8 + 3] = view.getUint32(p + 32, true);
+  pi[f4 + 2] = view.getUint32(p + 36, true);
+  ni[f4 + 2] = view.getUint32(p + 40, true);
+  uv[f8 + 4] = view.getUint32(p + 44, true);
+  uv[f8 + 5] = view.getUint32(p + 48, true);
+  pi[f4 + 3] = view.getUint32(p + 52, true);
+  ni[f4 + 3] = view.getUint32(p + 56, true);
+  uv[f8 + 6] = view.getUint32(p + 60, true);
+  uv[f8 + 7] = view.getUint32(p + 64, true);
+  c.flags[f] = view.getUint32(p + 68, true);
+}
+
+const FACE_RECORD = 72;
+
+function decodeSp3xFaces(
+  r: BinaryReader, n: number, c: FaceColumns, textureFields: Uint8Array, textures: string[], textureIndex: Uint32Array,
+): void {
+  const ids = new Map<string, number>();
+  for (let f = 0; f < n; f++) {
+    const field = r.bytesView(SP3X_TEXTURE, 'texture');
+    textureFields.set(field, f * SP3X_TEXTURE);
+    const text = fixedText(field);
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = textures.length;
+      textures.push(text);
+      ids.set(text, id);
+    }
+    textureIndex[f] = id;
+    r.need(FACE_RECORD, `face ${f}`);
+    readFaceRecord(r.view, r.pos, f, c);
+    r.pos += FACE_RECORD;
+  }
+}
+
+/** Distinct (texture, material) tails remembered while reading one LOD's faces. */
+const MAX_TAILS = 16;
+
+function decodeP3dmFaces(
+  r: BinaryReader, n: number, c: FaceColumns,
+  textures: string[], textureIndex: Uint32Array, materials: string[], materialIndex: Uint32Array,
+): void {
+  const view = r.view;
+  const bytes = r.bytes;
+  const end = r.end;
+  const texturePaths = new PathTable(textures);
+  const materialPaths = new PathTable(materials);
+  // A face's tail is `texture NUL material NUL`. Faces of a LOD share a handful of them, so each
+  // tail seen is kept as bytes (and 32-bit words) with its two table ids: a face whose next bytes
+  // equal a known tail needs no NUL search, no hashing and no string. A match is exact because
+  // a tail holds NULs only where its two strings end.
+  const tails: Tail[] = [];
+  let last: Tail | undefined;
+  let p = r.pos;
+  for (let f = 0; f < n; f++) {
+    if (p + FACE_RECORD > end) {
+      r.pos = p;
+      r.need(FACE_RECORD, `face ${f}`);
+    }
+    readFaceRecord(view, p, f, c);
+    p += FACE_RECORD;
+    let hit: Tail | undefined;
+    if (last !== undefined && tailAt(last, view, bytes, p, end)) {
+      hit = last;
+    } else {
+      for (let k = 0; k < tails.length; k++) {
+        const t = tails[k]!;
+        if (t !== last && tailAt(t, view, bytes, p, end)) {
+          hit = t;
+          break;
+        }
+      }
+    }
+    if (hit === undefined) {
+      // A tail not seen yet: find the two NULs (the errors name this face) and intern both paths.
+      r.pos = p;
+      r.enter(`faces[${f}]`);
+      const t1 = nulAt(r, 'texture');
+      const ti = texturePaths.intern(bytes, p, t1);
+      r.pos = t1 + 1;
+      const m1 = nulAt(r, 'material');
+      const mi = materialPaths.intern(bytes, t1 + 1, m1);
+      r.leave();
+      hit = makeTail(bytes.subarray(p, m1 + 1), ti, mi);
+      if (tails.length < MAX_TAILS) tails.push(hit);
+      else tails[f % MAX_TAILS] = hit;
+    }
+    last = hit;
+    textureIndex[f] = hit.texture;
+    materialIndex[f] = hit.material;
+    p += hit.bytes.length;
+  }
+  r.pos = p;
+}
+
+interface Tail {
+  /** `texture NUL material NUL` as in the file. */
+  bytes: Uint8Array;
+  /** The same bytes as little-endian 32-bit words (the last partial word left out). */
+  words: Uint32Array;
+  texture: number;
+  material: number;
+}
+
+function makeTail(src: Uint8Array, texture: number, material: number): Tail {
+  const bytes = src.slice();
+  const words = new Uint32Array(bytes.length >>> 2);
+  const dv = new DataView(bytes.buffer);
+  for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
+  return { bytes, words, texture, material };
+}
+
+/** Whether the bytes at `p` start with tail `t` (inside the window ending at `end`). */
+function tailAt(t: Tail, view: DataView, b: Uint8Array, p: number, end: number): boolean {
+  const e = t.bytes;
+  const len = e.length;
+  if (p + len > end) return false;
+  const w = t.words;
+  const nw = w.length;
+  for (let i = 0; i < nw; i++) if (view.getUint32(p + i * 4, true) !== w[i]) return false;
+  for (let i = nw * 4; i < len; i++) if (b[p + i] !== e[i]) return false;
+  return true;
 }
 
 /** Position of the NUL that ends the string at the reader's position (fails when there is none). */
@@ -187,15 +301,14 @@ function nulAt(r: BinaryReader, what: string): number {
 /** Distinct strings of a face column, found by their bytes. */
 class PathTable {
   private readonly table: string[];
-  private readonly ids: Map<string, number>;
+  private readonly ids = new Map<string, number>();
   /** hash -> ids of entries with that hash, and each entry's source bytes. */
   private readonly byHash = new Map<number, number[]>();
   private readonly entryBytes: Uint8Array[] = [];
   private lastId = -1;
 
-  constructor(table: string[], ids: Map<string, number>) {
+  constructor(table: string[]) {
     this.table = table;
-    this.ids = ids;
   }
 
   intern(b: Uint8Array, start: number, end: number): number {

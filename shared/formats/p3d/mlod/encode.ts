@@ -2,45 +2,122 @@
  * MLOD encoder. Untouched LODs, face blocks and tags are copied from `$raw`; dirty ones are
  * written from their fields, with every count and size derived from the arrays.
  */
-import { BinaryWriter } from '../../../binary/writer.ts';
 import { encodeText } from '../../../binary/text.ts';
 import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { fixedText } from './decode.ts';
+import { SizedWriter } from './sized-writer.ts';
 import type { MlodDocument, MlodFaces, MlodLod, MlodTag } from './types.ts';
 
+const LOD_HEADER_SIZE = 28;
+const POINT_SIZE = 16;
+const FACE_RECORD = 72;
 const SP3X_TEXTURE = 32;
 const SP3X_TAG_NAME = 64;
 const PROPERTY_FIELD = 64;
+const TAGG = Uint8Array.of(0x54, 0x41, 0x47, 0x47);
 
+/**
+ * Measures the file, allocates it once and writes every part in place. Everything that can fail
+ * (counts, table indices, text) is checked while measuring or writing; the output is only
+ * returned once its measured size has been written exactly.
+ */
 export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Array {
   const reuse = opts.reuseRaw;
-  // Start near the final size: the raw parts dominate an untouched file.
-  let guess = 12 + doc.trailing.length;
-  for (const l of doc.lods) guess += l.$raw && reuse !== false ? l.$raw.length : 64 + l.points.length * 6 + l.faces.vertexCount.length * 96;
-  const w = new BinaryWriter(guess);
-  writeFixedSignature(w, doc.signature, 'signature');
+  if (doc.signature.length !== 4) throw new EncodeError(`signature "${doc.signature}" must be 4 characters`, 'signature');
+  const signature = encodeText(doc.signature);
+  const plans = doc.lods.map((lod, i): Uint8Array | LodPlan => (reusable(lod, reuse) ? lod.$raw : planLod(lod, reuse, `lods[${i}]`)));
+  let size = 12 + doc.trailing.length;
+  for (const p of plans) size += p instanceof Uint8Array ? p.length : p.size;
+  const w = new SizedWriter(size);
+  w.bytes(signature);
   w.u32(doc.version);
   w.u32(doc.lods.length);
-  doc.lods.forEach((lod, i) => {
-    if (reusable(lod, reuse)) w.bytes(lod.$raw);
-    else encodeLod(w, lod, reuse, `lods[${i}]`);
-  });
+  for (const p of plans) {
+    if (p instanceof Uint8Array) w.bytes(p);
+    else writeLod(w, p);
+  }
   w.bytes(doc.trailing);
-  return w.finish();
+  return w.done();
 }
 
-function writeFixedSignature(w: BinaryWriter, s: string, where: string): void {
-  if (s.length !== 4) throw new EncodeError(`${where} "${s}" must be 4 characters`, where);
-  w.string(s);
+/** A dirty LOD, measured: its size and what writing it needs. */
+interface LodPlan {
+  lod: MlodLod;
+  where: string;
+  reuse: boolean | undefined;
+  nPoints: number;
+  nFaces: number;
+  vertexTotal: number;
+  /** The face block's `$raw`, or the measured face columns. */
+  faces: Uint8Array | FacesPlan;
+  size: number;
+}
+
+function planLod(lod: MlodLod, reuse: boolean | undefined, where: string): LodPlan {
+  const nPoints = lod.pointFlags.length;
+  if (lod.points.length !== nPoints * 3) throw new EncodeError(`points hold ${lod.points.length} floats; ${nPoints * 3} expected`, `${where}/points`);
+  if (lod.normals.length % 3) throw new EncodeError('normals must hold 3 floats each', `${where}/normals`);
+  if (lod.signature !== 'P3DM' && lod.signature !== 'SP3X') throw new EncodeError(`unknown LOD signature ${String(lod.signature)}`, where);
+  const sp3x = lod.signature === 'SP3X';
+  const nFaces = lod.faces.vertexCount.length;
+  const faces = reusable(lod.faces, reuse) ? lod.faces.$raw : planFaces(lod.faces, sp3x, `${where}/faces`);
+  let vertexTotal = 0;
+  const vc = lod.faces.vertexCount;
+  for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, vc[i]!);
+  let size = LOD_HEADER_SIZE + lod.headerExtra.length + nPoints * POINT_SIZE + lod.normals.byteLength;
+  size += faces instanceof Uint8Array ? faces.length : faces.size;
+  size += TAGG.length;
+  for (const tag of lod.tags) size += reusable(tag, reuse) ? tag.$raw.length : tagSize(tag, sp3x);
+  size += 4;
+  return { lod, where, reuse, nPoints, nFaces, vertexTotal, faces, size };
+}
+
+function writeLod(w: SizedWriter, plan: LodPlan): void {
+  const { lod, where, reuse, nPoints, nFaces, vertexTotal } = plan;
+  const sp3x = lod.signature === 'SP3X';
+  w.string(lod.signature);
+  w.u32(LOD_HEADER_SIZE + lod.headerExtra.length);
+  w.u32(lod.version);
+  w.u32(nPoints);
+  w.u32(lod.normals.length / 3);
+  w.u32(nFaces);
+  w.u32(lod.flags);
+  w.bytes(lod.headerExtra);
+  writePoints(w, lod.points, lod.pointFlags);
+  w.typed(lod.normals);
+  if (plan.faces instanceof Uint8Array) w.bytes(plan.faces);
+  else writeFaces(w, plan.faces);
+  w.bytes(TAGG);
+  lod.tags.forEach((tag, i) => {
+    if (reusable(tag, reuse)) w.bytes(tag.$raw);
+    else encodeTag(w, tag, sp3x, nPoints, nFaces, vertexTotal, `${where}/tags[${i}]`);
+  });
+  w.f32(lod.resolution);
+}
+
+/** Point records: x, y, z (as bits, so NaN payloads survive) and the flags, interleaved. */
+function writePoints(w: SizedWriter, points: Float32Array, pointFlags: Uint32Array): void {
+  const n = pointFlags.length;
+  const bits = new Uint32Array(points.buffer, points.byteOffset, n * 3);
+  const dv = w.view;
+  const p0 = w.pos;
+  if (p0 + n * POINT_SIZE > w.buf.length) throw new RangeError('write past the measured size');
+  for (let i = 0, o = p0; i < n; i++, o += POINT_SIZE) {
+    dv.setUint32(o, bits[i * 3]!, true);
+    dv.setUint32(o + 4, bits[i * 3 + 1]!, true);
+    dv.setUint32(o + 8, bits[i * 3 + 2]!, true);
+    dv.setUint32(o + 12, pointFlags[i]!, true);
+  }
+  w.pos = p0 + n * POINT_SIZE;
 }
 
 /**
  * Writes `text` into a fixed field of `size` bytes: the original field when it still reads as
  * `text` (so bytes after the terminator survive), otherwise the text zero-padded.
  */
-function writeFixedText(w: BinaryWriter, text: string, size: number, original: Uint8Array | undefined, where: string): void {
+function writeFixedText(w: SizedWriter, text: string, size: number, original: Uint8Array | undefined, where: string): void {
   if (original && original.length === size && fixedText(original) === text) {
     w.bytes(original);
     return;
@@ -51,43 +128,71 @@ function writeFixedText(w: BinaryWriter, text: string, size: number, original: U
   w.zeros(size - b.length);
 }
 
-function encodeLod(w: BinaryWriter, lod: MlodLod, reuse: boolean | undefined, where: string): void {
-  const nPoints = lod.pointFlags.length;
-  if (lod.points.length !== nPoints * 3) throw new EncodeError(`points hold ${lod.points.length} floats; ${nPoints * 3} expected`, `${where}/points`);
-  if (lod.normals.length % 3) throw new EncodeError('normals must hold 3 floats each', `${where}/normals`);
-  if (lod.signature !== 'P3DM' && lod.signature !== 'SP3X') throw new EncodeError(`unknown LOD signature ${String(lod.signature)}`, where);
-  const nFaces = lod.faces.vertexCount.length;
-  w.string(lod.signature);
-  w.u32(28 + lod.headerExtra.length);
-  w.u32(lod.version);
-  w.u32(nPoints);
-  w.u32(lod.normals.length / 3);
-  w.u32(nFaces);
-  w.u32(lod.flags);
-  w.bytes(lod.headerExtra);
-  const records = new Uint32Array(nPoints * 4);
-  const bits = new Uint32Array(lod.points.buffer, lod.points.byteOffset, nPoints * 3);
-  for (let i = 0; i < nPoints; i++) {
-    records[i * 4] = bits[i * 3]!;
-    records[i * 4 + 1] = bits[i * 3 + 1]!;
-    records[i * 4 + 2] = bits[i * 3 + 2]!;
-    records[i * 4 + 3] = lod.pointFlags[i]!;
-  }
-  w.typed(records);
-  w.typed(lod.normals);
-  if (reusable(lod.faces, reuse)) w.bytes(lod.faces.$raw);
-  else encodeFaces(w, lod.faces, lod.signature === 'SP3X', `${where}/faces`);
-  w.string('TAGG');
-  let vertexTotal = 0;
-  for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, lod.faces.vertexCount[i]!);
-  lod.tags.forEach((tag, i) => {
-    if (reusable(tag, reuse)) w.bytes(tag.$raw);
-    else encodeTag(w, tag, lod.signature === 'SP3X', nPoints, nFaces, vertexTotal, `${where}/tags[${i}]`);
-  });
-  w.f32(lod.resolution);
+/** A face block to write from its columns, measured. */
+interface FacesPlan {
+  f: MlodFaces;
+  sp3x: boolean;
+  /** The texture paths as bytes (SP3X writes them into fixed fields). */
+  textures: Uint8Array[];
+  /**
+   * P3DM: the byte strings that follow the face records. With `pairTail`, one tail
+   * `texture NUL material NUL` per (texture, material) pair in use, found at
+   * `pairTail[texture * materials + material]`; without it (too many pairs to tabulate), entry
+   * t is texture t with its NUL and entry `textures + m` is material m with its NUL.
+   */
+  tails: TailPool;
+  pairTail: Int32Array | undefined;
+  nTex: number;
+  nMat: number;
+  size: number;
 }
 
-function encodeFaces(w: BinaryWriter, f: MlodFaces, sp3x: boolean, where: string): void {
+/** Largest texture x material table for per-pair tails (256 KiB of Int32). */
+const MAX_PAIRS = 1 << 16;
+
+/**
+ * Byte strings stored zero-padded to whole 32-bit words, so each can be written a word at a
+ * time: string i is `words[wordStart[i] .. wordStart[i + 1])`, `length[i]` bytes of which count.
+ */
+interface TailPool {
+  encoded: Uint8Array[];
+  words: Uint32Array;
+  wordStart: Uint32Array;
+  length: Uint32Array;
+}
+
+function tailPool(encoded: Uint8Array[]): TailPool {
+  const n = encoded.length;
+  const wordStart = new Uint32Array(n + 1);
+  const length = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    length[i] = encoded[i]!.length;
+    wordStart[i + 1] = wordStart[i]! + ((encoded[i]!.length + 3) >>> 2);
+  }
+  const words = new Uint32Array(wordStart[n]!);
+  const bytes = new Uint8Array(words.buffer);
+  encoded.forEach((b, i) => bytes.set(b, wordStart[i]! * 4));
+  // The words are written little-endian: they hold the bytes as a little-endian host reads them
+  // (every platform the app runs on); a big-endian host gets them swapped.
+  if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) {
+    const dv = new DataView(words.buffer);
+    for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
+  }
+  return { encoded, words, wordStart, length };
+}
+
+/** The strings given, each followed by a NUL, as one array. */
+function terminated(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length + 1, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length + 1;
+  }
+  return out;
+}
+
+function planFaces(f: MlodFaces, sp3x: boolean, where: string): FacesPlan {
   const n = f.vertexCount.length;
   for (const [name, arr, per] of [
     ['pointIndex', f.pointIndex, 4], ['normalIndex', f.normalIndex, 4], ['uv', f.uv, 8],
@@ -95,65 +200,150 @@ function encodeFaces(w: BinaryWriter, f: MlodFaces, sp3x: boolean, where: string
   ] as const) {
     if (arr.length !== n * per) throw new EncodeError(`${name} holds ${arr.length} values; ${n * per} expected`, `${where}/${name}`);
   }
-  const uvBits = new Uint32Array(f.uv.buffer, f.uv.byteOffset, n * 8);
-  const encTex = f.textures.map((t) => encodeText(t));
-  const encMat = sp3x ? [] : f.materials.map((t) => encodeText(t));
-  encTex.forEach((b, i) => {
+  const tex = f.textures.map((t) => encodeText(t));
+  const mat = sp3x ? [] : f.materials.map((t) => encodeText(t));
+  tex.forEach((b, i) => {
     if (!sp3x && b.includes(0)) throw new EncodeError('paths must not contain NUL', `${where}/textures/${i}`);
     if (sp3x && b.length > SP3X_TEXTURE) throw new EncodeError(`"${f.textures[i]}" is longer than the ${SP3X_TEXTURE}-byte field`, `${where}/textures/${i}`);
   });
-  encMat.forEach((b, i) => {
+  mat.forEach((b, i) => {
     if (b.includes(0)) throw new EncodeError('paths must not contain NUL', `${where}/materials/${i}`);
   });
-  // Size first, then one buffer filled through a DataView: per-field writer calls cost more
-  // than everything else when a LOD has hundreds of thousands of faces.
-  let size = n * 72;
+  const nTex = tex.length;
+  const nMat = mat.length;
+  const textureIndex = f.textureIndex;
+  const materialIndex = f.materialIndex;
+  let size = n * FACE_RECORD;
+  if (sp3x) {
+    size += n * SP3X_TEXTURE;
+    for (let i = 0; i < n; i++) {
+      const ti = textureIndex[i]!;
+      if (ti >= nTex) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
+    }
+    return { f, sp3x, textures: tex, tails: tailPool([]), pairTail: undefined, nTex, nMat, size };
+  }
+  const pairTail = nTex * nMat <= MAX_PAIRS ? new Int32Array(nTex * nMat).fill(-1) : undefined;
+  const tails: Uint8Array[] = [];
   for (let i = 0; i < n; i++) {
-    const ti = f.textureIndex[i]!;
-    if (ti >= encTex.length) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
-    if (sp3x) {
-      size += SP3X_TEXTURE;
+    const ti = textureIndex[i]!;
+    if (ti >= nTex) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
+    const mi = materialIndex[i]!;
+    if (mi >= nMat) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
+    if (pairTail) {
+      let c = pairTail[ti * nMat + mi]!;
+      if (c < 0) {
+        c = pairTail[ti * nMat + mi] = tails.length;
+        tails.push(terminated(tex[ti]!, mat[mi]!));
+      }
+      size += tails[c]!.length;
     } else {
-      const mi = f.materialIndex[i]!;
-      if (mi >= encMat.length) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
-      size += encTex[ti]!.length + encMat[mi]!.length + 2;
+      size += tex[ti]!.length + mat[mi]!.length + 2;
     }
   }
-  const out = new Uint8Array(size);
-  const dv = new DataView(out.buffer);
-  let o = 0;
+  if (!pairTail) for (const b of [...tex, ...mat]) tails.push(terminated(b));
+  return { f, sp3x, textures: tex, tails: tailPool(tails), pairTail, nTex, nMat, size };
+}
+
+/**
+ * The face records from the columns, straight into the output through its DataView (per-field
+ * writer calls cost more than everything else when a LOD has hundreds of thousands of faces).
+ */
+function writeFaces(w: SizedWriter, plan: FacesPlan): void {
+  const { f, sp3x, tails, pairTail, nTex, nMat } = plan;
+  const n = f.vertexCount.length;
+  const out = w.buf;
+  const dv = w.view;
+  const vertexCount = f.vertexCount;
+  const pointIndex = f.pointIndex;
+  const normalIndex = f.normalIndex;
+  const uvBits = new Uint32Array(f.uv.buffer, f.uv.byteOffset, n * 8);
+  const flags = f.flags;
+  const textureIndex = f.textureIndex;
+  const materialIndex = f.materialIndex;
+  const limit = w.pos + plan.size;
+  if (limit > out.length) throw new RangeError('write past the measured size');
+  let o = w.pos;
   for (let i = 0; i < n; i++) {
-    const ti = f.textureIndex[i]!;
+    const ti = textureIndex[i]!;
     if (sp3x) {
       const original = f.textureFields?.subarray(i * SP3X_TEXTURE, (i + 1) * SP3X_TEXTURE);
       // The field as read when it still holds this texture (bytes after the NUL survive).
       if (original && original.length === SP3X_TEXTURE && fixedText(original) === f.textures[ti]) out.set(original, o);
-      else out.set(encTex[ti]!, o);
+      else out.set(plan.textures[ti]!, o);
       o += SP3X_TEXTURE;
     }
-    dv.setUint32(o, f.vertexCount[i]!, true);
-    for (let k = 0; k < 4; k++) {
-      const q = o + 4 + k * 16;
-      dv.setUint32(q, f.pointIndex[i * 4 + k]!, true);
-      dv.setUint32(q + 4, f.normalIndex[i * 4 + k]!, true);
-      dv.setUint32(q + 8, uvBits[i * 8 + k * 2]!, true);
-      dv.setUint32(q + 12, uvBits[i * 8 + k * 2 + 1]!, true);
-    }
-    dv.setUint32(o + 68, f.flags[i]!, true);
-    o += 72;
-    if (!sp3x) {
-      const t = encTex[ti]!;
-      out.set(t, o);
-      o += t.length + 1;
-      const m = encMat[f.materialIndex[i]!]!;
-      out.set(m, o);
-      o += m.length + 1;
+    const i4 = i * 4;
+    const i8 = i * 8;
+    dv.setUint32(o, vertexCount[i]!, true);
+    dv.setUint32(o + 4, pointIndex[i4]!, true);
+    dv.setUint32(o + 8, normalIndex[i4]!, true);
+    dv.setUint32(o + 12, uvBits[i8]!, true);
+    dv.setUint32(o + 16, uvBits[i8 + 1]!, true);
+    dv.setUint32(o + 20, pointIndex[i4 + 1]!, true);
+    dv.setUint32(o + 24, normalIndex[i4 + 1]!, true);
+    dv.setUint32(o + 28, uvBits[i8 + 2]!, true);
+    dv.setUint32(o + 32, uvBits[i8 + 3]!, true);
+    dv.setUint32(o + 36, pointIndex[i4 + 2]!, true);
+    dv.setUint32(o + 40, normalIndex[i4 + 2]!, true);
+    dv.setUint32(o + 44, uvBits[i8 + 4]!, true);
+    dv.setUint32(o + 48, uvBits[i8 + 5]!, true);
+    dv.setUint32(o + 52, pointIndex[i4 + 3]!, true);
+    dv.setUint32(o + 56, normalIndex[i4 + 3]!, true);
+    dv.setUint32(o + 60, uvBits[i8 + 6]!, true);
+    dv.setUint32(o + 64, uvBits[i8 + 7]!, true);
+    dv.setUint32(o + 68, flags[i]!, true);
+    o += FACE_RECORD;
+    if (sp3x) continue;
+    if (pairTail) {
+      o = writeTail(out, dv, o, limit, tails, pairTail[ti * nMat + materialIndex[i]!]!);
+    } else {
+      o = writeTail(out, dv, o, limit, tails, ti);
+      o = writeTail(out, dv, o, limit, tails, nTex + materialIndex[i]!);
     }
   }
-  w.bytes(out);
+  if (o !== limit) throw new Error(`MLOD face block measured ${plan.size} bytes but wrote ${o - w.pos}`);
+  w.pos = o;
 }
 
-function encodeTag(w: BinaryWriter, tag: MlodTag, sp3x: boolean, nPoints: number, nFaces: number, vertexTotal: number, where: string): void {
+/**
+ * Writes string `i` of `pool` at `o` and returns the position after it. Whole words are written
+ * while they fit in the face block (which ends at `limit`): the last word may run up to 3 bytes
+ * past the string, over bytes this block writes next (the next string or face record), so no
+ * stale byte survives. Near the block's end it goes byte by byte.
+ */
+function writeTail(out: Uint8Array, dv: DataView, o: number, limit: number, pool: TailPool, i: number): number {
+  const w0 = pool.wordStart[i]!;
+  const w1 = pool.wordStart[i + 1]!;
+  const len = pool.length[i]!;
+  if (o + (w1 - w0) * 4 <= limit) {
+    const words = pool.words;
+    for (let k = w0, q = o; k < w1; k++, q += 4) dv.setUint32(q, words[k]!, true);
+  } else {
+    const b = pool.encoded[i]!;
+    for (let k = 0; k < len; k++) out[o + k] = b[k]!;
+  }
+  return o + len;
+}
+
+/** Bytes a tag written from its fields takes (name and size field included). */
+function tagSize(tag: MlodTag, sp3x: boolean): number {
+  // P3DM: active byte, name, NUL (latin1: one byte per character; encodeTag refuses others).
+  const head = sp3x ? SP3X_TAG_NAME : tag.name.length + 2;
+  switch (tag.type) {
+    case 'selection': return head + 4 + tag.points.length + tag.faces.length;
+    case 'property': return head + 4 + 2 * PROPERTY_FIELD;
+    case 'mass': return head + 4 + tag.masses.byteLength;
+    case 'uvset': return head + 8 + tag.uv.byteLength;
+    case 'sharpEdges': return head + 4 + tag.edges.byteLength;
+    case 'animation': return head + 8 + tag.points.byteLength;
+    case 'raw':
+    case 'end':
+      return head + 4 + tag.data.length;
+    default: return head;
+  }
+}
+
+function encodeTag(w: SizedWriter, tag: MlodTag, sp3x: boolean, nPoints: number, nFaces: number, vertexTotal: number, where: string): void {
   if (sp3x) {
     writeFixedText(w, tag.name, SP3X_TAG_NAME, tag.nameField, `${where}/name`);
   } else {

@@ -4,14 +4,14 @@
  * The flow is the user's: the app is loaded in a headless Chromium against the host (the same
  * host `npm run serve` starts), the Open dialog is shown, the file is chosen, and the clock runs
  * from the click on "Open" to the first animation frame in which the viewport has drawn the new
- * scene (the canvas's `data-scene` names it and its `data-renders` count has moved). That covers
- * the host decoding the file, the scene crossing the wire, three.js building it and one frame.
- * Frames are observed with requestAnimationFrame, so the figure is exact to about one frame.
+ * scene (the canvas's `data-scene` names it, then its `data-renders` count moves). That covers
+ * the host decoding the file, the scene crossing the wire, three.js building it and one frame
+ * (the draw calls issued; SwiftShader may still be rasterising them).
  * Each row also says where the time went (see {@link PreviewStages}): the page's resource timings
  * and the renderer's `lodsmith:*` marks split the latency into consecutive stages, and the host
  * (which runs in this process) reports its own parts as User Timing measures.
  *
- * Needs the built renderer (out/renderer, built here when missing), playwright-core and a Chromium
+ * Needs the built renderer (out/renderer, rebuilt here when older than its sources), playwright-core and a Chromium
  * (`chromium` on the PATH, or LODSMITH_CHROMIUM). WebGL runs in SwiftShader (software) in a headless
  * browser, so the draw itself is slower than on a desktop GPU: the figure is an upper bound.
  * When something is missing the row says what and no number is printed.
@@ -46,27 +46,37 @@ function chromiumPath(): string | undefined {
   return undefined;
 }
 
-/** Injected before the app loads: watches frames and the Open button, records the latency. */
+/**
+ * Injected before the app loads: watches the Open button and the viewport canvas, records the
+ * latency. The canvas's `data-scene` moves once the new scene is set, and `data-renders` once a
+ * frame has been drawn; the clock stops at the first draw *after* the scene changed (a render
+ * count that moved earlier, e.g. when the window relaid out, drew the old scene). A
+ * MutationObserver sees the attribute right after Vue patches it, in the same animation frame as
+ * the draw.
+ */
 const PAGE_PROBE = `(() => {
   const w = window;
-  w.__lodsmithPreview = { t0: -1, scene0: null, renders0: 0, latency: -1 };
+  w.__lodsmithPreview = { t0: -1, scene0: null, sceneSet: false, rendersAtScene: 0, latency: -1 };
+  const canvas = () => document.querySelector('[data-testid="viewport-canvas"]');
   document.addEventListener('click', (e) => {
     const t = e.target instanceof Element ? e.target.closest('[data-testid="file-dialog-ok"]') : null;
     if (!t) return;
-    const c = document.querySelector('[data-testid="viewport-canvas"]');
-    w.__lodsmithPreview = { t0: performance.now(), scene0: c ? c.getAttribute('data-scene') : '', renders0: c ? Number(c.getAttribute('data-renders') || 0) : 0, latency: -1 };
+    const c = canvas();
+    w.__lodsmithPreview = { t0: performance.now(), scene0: c ? c.getAttribute('data-scene') : '', sceneSet: false, rendersAtScene: 0, latency: -1 };
   }, true);
-  const tick = () => {
+  new MutationObserver(() => {
     const p = w.__lodsmithPreview;
-    if (p.t0 >= 0 && p.latency < 0) {
-      const c = document.querySelector('[data-testid="viewport-canvas"]');
-      const scene = c ? c.getAttribute('data-scene') || '' : '';
-      const renders = c ? Number(c.getAttribute('data-renders') || 0) : 0;
-      if (scene && scene !== p.scene0 && renders > p.renders0) p.latency = performance.now() - p.t0;
-    }
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
+    const c = canvas();
+    if (p.t0 < 0 || p.latency >= 0 || !c) return;
+    const scene = c.getAttribute('data-scene') || '';
+    const renders = Number(c.getAttribute('data-renders') || 0);
+    if (!p.sceneSet) {
+      if (scene && scene !== p.scene0) {
+        p.sceneSet = true;
+        p.rendersAtScene = renders;
+      }
+    } else if (renders > p.rendersAtScene) p.latency = performance.now() - p.t0;
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-scene', 'data-renders'] });
 })();`;
 
 /**
@@ -89,7 +99,7 @@ export interface PreviewStages {
   objects: number;
   /** -> helpers and framing done (model box, grid). */
   helpers: number;
-  /** -> the first frame with the scene was noticed (render, then one animation frame). */
+  /** -> the first frame with the new scene has been drawn (waiting for the animation frame, then the draw). */
   frame: number;
   /** Host-side parts (ms): read, decode, validate, outline, scene, encode (doc:open and doc:scene). */
   host: Record<string, number>;

@@ -221,6 +221,33 @@ describe('LODka encode errors', () => {
     // 81 vertices: one byte per index, so 300 cannot be stored.
     expect(() => lodkaCodec.encode(doc)).toThrow(/vertexIndex\[2\] = 300 does not fit in 1 byte/);
   });
+
+  it('refuses a texture-coordinate index too wide for its width instead of truncating it', () => {
+    const doc = fresh();
+    const mesh = getAt(doc, pathOf(doc, 'MSH1', 1)) as Msh1Chunk;
+    const g = mesh.faceGroups[0]!;
+    const cmd = { op: 'set' as const, path: [...pathOf(doc, 'MSH1', 1), 'faceGroups', 0, 'txCrdsInd', 0], value: Uint32Array.from(g.txCrdsInd[0]!, (v, i) => (i === 1 ? 70000 : v)) };
+    applyCommand(doc, cmd);
+    expect(() => lodkaCodec.encode(doc)).toThrow(/txCrdsInd\[0\]\[1\] = 70000 does not fit in [12] byte/);
+  });
+
+  it('writes 5-byte weight records bit for bit and refuses a bone id they cannot hold', () => {
+    const doc = fresh();
+    const mesh = getAt(doc, pathOf(doc, 'MSH1')) as Msh1Chunk;
+    const skl = getAt(doc, pathOf(doc, 'SKL1')) as Skl1Chunk;
+    const n = 1000;
+    const weights = Float32Array.from({ length: n }, (_, i) => i / 7);
+    // A NaN with a payload survives as its bits.
+    new Uint32Array(weights.buffer)[3] = 0x7fc01234;
+    const ids = Uint16Array.from({ length: n }, (_, i) => i % skl.bones.length);
+    Object.assign(mesh, { pntBnWeightType: 1, bonesPerVertix: 1, weightBoneIds: ids, weights });
+    const back = lodkaCodec.decode(lodkaCodec.encode(doc, { reuseRaw: false }));
+    const m2 = getAt(back, pathOf(back, 'MSH1')) as Msh1Chunk;
+    expect(Array.from(m2.weightBoneIds!)).toEqual(Array.from(ids));
+    expect(Array.from(new Uint32Array(m2.weights!.buffer, m2.weights!.byteOffset, n))).toEqual(Array.from(new Uint32Array(weights.buffer)));
+    ids[5] = 300;
+    expect(() => lodkaCodec.encode(doc, { reuseRaw: false })).toThrow(/weight record 5 bone id 300 needs 6-byte records/);
+  });
 });
 
 describe('LODka validate', () => {

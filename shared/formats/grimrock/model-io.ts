@@ -4,7 +4,7 @@
  * part is copied back as it came and a dirty part is written from its fields.
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { BinaryWriter } from '../../binary/writer.ts';
+import { writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import {
@@ -113,12 +113,13 @@ function readVertexArray(r: BinaryReader, numVertices: number): VertexArray {
 
 export function encodeModel(doc: GrimrockModel, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 16);
-  w.string(doc.magic);
-  w.i32(doc.version);
-  w.i32(doc.nodes.length);
-  doc.nodes.forEach((n, i) => writeNode(w, n, `nodes[${i}]`, reuseRaw));
-  return w.finish();
+  // Measured first, then written into one buffer of exactly that size (no growth copies).
+  return writeSized((w) => {
+    w.string(doc.magic);
+    w.i32(doc.version);
+    w.i32(doc.nodes.length);
+    doc.nodes.forEach((n, i) => writeNode(w, n, `nodes[${i}]`, reuseRaw));
+  });
 }
 
 function writeNode(w: BinaryWriter, n: GrimrockNode, path: string, reuseRaw?: boolean): void {

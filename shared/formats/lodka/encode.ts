@@ -4,7 +4,7 @@
  * index widths recomputed. Layout variants recorded by the decoder (MeshMode, FaceType, PXI1 item
  * size, MAN1 record size, reserve bytes) are written back as recorded.
  */
-import { BinaryWriter } from '../../binary/writer.ts';
+import { IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { encodeText } from '../../binary/text.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
@@ -28,14 +28,15 @@ interface Ctx {
 
 /** Encodes a document back to `.lod` bytes. Throws EncodeError for values a field cannot hold. */
 export function encodeLod(doc: LodDocument, opts: EncodeOptions = {}): Uint8Array {
-  const w = new BinaryWriter(1 << 16);
   const sig = doc.signature ?? 'LODka3D1';
   if (sig.length !== 8) throw new EncodeError(`signature must be 8 characters, got "${sig}"`, '');
-  w.string(sig, 'latin1');
-  const ctx: Ctx = { bones: 0, reuseRaw: opts.reuseRaw !== false, path: [] };
-  writeList(w, doc.chunks, ctx);
-  if (doc.trailing?.length) w.bytes(doc.trailing);
-  return w.finish();
+  // Measured first, then written into one buffer of exactly that size (no growth copies).
+  return writeSized((w) => {
+    w.string(sig, 'latin1');
+    const ctx: Ctx = { bones: 0, reuseRaw: opts.reuseRaw !== false, path: [] };
+    writeList(w, doc.chunks, ctx);
+    if (doc.trailing?.length) w.bytes(doc.trailing);
+  });
 }
 
 function writeList(w: BinaryWriter, chunks: LodChunk[], ctx: Ctx): void {
@@ -207,12 +208,18 @@ function writeShaders(w: BinaryWriter, s: ShdrChunk): number {
 }
 
 function writeIndices(w: BinaryWriter, a: Uint32Array, elements: number, what: string, ctx: Ctx): void {
-  const width = indexWidth(elements);
-  for (let i = 0; i < a.length; i++) {
-    if (width < 4 && a[i]! >= 2 ** (8 * width)) fail(ctx, `${what}[${i}] = ${a[i]} does not fit in ${width} byte(s)`);
-  }
   w.i32(a.length);
-  w.indexArray(a, width);
+  putIndices(w, a, indexWidth(elements), what, ctx);
+}
+
+/** The writer checks every index against the width while converting (one pass). */
+function putIndices(w: BinaryWriter, a: ArrayLike<number>, width: 1 | 2 | 4, what: string, ctx: Ctx, why = ''): void {
+  try {
+    w.indexArray(a, width);
+  } catch (e) {
+    if (e instanceof IndexRangeError) fail(ctx, `${what}[${e.index}] = ${e.value} does not fit in ${width} byte(s)${why}`);
+    throw e;
+  }
 }
 
 function writeMesh(w: BinaryWriter, m: Msh1Chunk, ctx: Ctx): number {
@@ -241,14 +248,7 @@ function writeMesh(w: BinaryWriter, m: Msh1Chunk, ctx: Ctx): number {
   }
   const aw = assocWidth(ctx.bones);
   w.i32(m.pntBnAssoc.length);
-  if (aw === 1) {
-    for (let i = 0; i < m.pntBnAssoc.length; i++) {
-      if (m.pntBnAssoc[i]! > 255) fail(ctx, `pntBnAssoc[${i}] = ${m.pntBnAssoc[i]} needs 2 bytes but the skeleton has fewer than 255 bones`);
-    }
-    w.indexArray(m.pntBnAssoc, 1);
-  } else {
-    w.typed(m.pntBnAssoc);
-  }
+  putIndices(w, m.pntBnAssoc, aw, 'pntBnAssoc', ctx, aw === 1 ? ': the skeleton has fewer than 255 bones' : '');
   w.i32(m.pntBnWeightType);
   if (m.pntBnWeightType === 1) {
     const ids = m.weightBoneIds ?? new Uint16Array(0);
@@ -256,14 +256,7 @@ function writeMesh(w: BinaryWriter, m: Msh1Chunk, ctx: Ctx): number {
     if (ids.length !== ws.length) fail(ctx, 'weightBoneIds and weights differ in length');
     w.i32(m.bonesPerVertix ?? 0);
     w.i32(ids.length);
-    const rs = weightRecordSize(ctx.bones);
-    for (let i = 0; i < ids.length; i++) {
-      if (rs === 5) {
-        if (ids[i]! > 255) fail(ctx, `weight record ${i} bone id ${ids[i]} needs 6-byte records (more than 127 bones)`);
-        w.u8(ids[i]!);
-      } else w.u16(ids[i]!);
-      w.f32(ws[i]!);
-    }
+    writeWeightRecords(w, ids, ws, weightRecordSize(ctx.bones), ctx);
   }
   w.i32(m.faceGroups.length);
   m.faceGroups.forEach((g, gi) => {
@@ -272,6 +265,26 @@ function writeMesh(w: BinaryWriter, m: Msh1Chunk, ctx: Ctx): number {
     ctx.path.pop();
   });
   return m.keepCount ? m.count : m.faceGroups.length;
+}
+
+/** (BoneID, weight) records, 5 or 6 bytes each: one claim for the whole run, then a plain loop. */
+function writeWeightRecords(w: BinaryWriter, ids: ArrayLike<number>, ws: ArrayLike<number>, rs: 5 | 6, ctx: Ctx): void {
+  const n = ids.length;
+  const at = w.claim(n * rs);
+  if (w.counting) return;
+  const view = w.dataView;
+  // Float32Array weights go as their bits, so any NaN payload survives.
+  const bits = ws instanceof Float32Array ? new Uint32Array(ws.buffer, ws.byteOffset, n) : undefined;
+  const idBytes = rs - 4;
+  for (let i = 0, o = at; i < n; i++, o += rs) {
+    const id = ids[i]!;
+    if (idBytes === 1) {
+      if (id > 255) fail(ctx, `weight record ${i} bone id ${id} needs 6-byte records (more than 127 bones)`);
+      view.setUint8(o, id);
+    } else view.setUint16(o, id, true);
+    if (bits) view.setUint32(o + idBytes, bits[i]!, true);
+    else view.setFloat32(o + idBytes, ws[i]!, true);
+  }
 }
 
 function writeFaceGroup(w: BinaryWriter, g: FaceGroup, m: Msh1Chunk, nv: number, nn: number, ctx: Ctx): void {
@@ -290,10 +303,7 @@ function writeFaceGroup(w: BinaryWriter, g: FaceGroup, m: Msh1Chunk, nv: number,
   w.typed(g.smoothData);
   if (g.faceType !== 1) writeIndices(w, g.normalIndex ?? new Uint32Array(0), nn, 'normalIndex', ctx);
   for (const a of g.txCrdsInd) w.i32(a.length);
-  g.txCrdsInd.forEach((a, t) => {
-    const width = indexWidth(m.meshTxCrd[t]!.length / 2);
-    w.indexArray(a, width);
-  });
+  g.txCrdsInd.forEach((a, t) => putIndices(w, a, indexWidth(m.meshTxCrd[t]!.length / 2), `txCrdsInd[${t}]`, ctx));
 }
 
 function writeMorphCollections(w: BinaryWriter, m: Man1Chunk): number {

@@ -78,6 +78,10 @@ export function writeFrames(w: BinaryWriter, s: FrameStream<Float32Array | Uint1
     );
   }
   const float = s.translations instanceof Float32Array;
+  if (w.counting) {
+    w.claim(s.frameFlags.length + (c.t + c.s) * (float ? 4 : 2) + c.r * 8);
+    return;
+  }
   const t = float ? new Uint32Array(s.translations.buffer, s.translations.byteOffset, s.translations.length) : s.translations;
   const sc = float ? new Uint32Array(s.scales.buffer, s.scales.byteOffset, s.scales.length) : s.scales;
   const put = float ? (x: number) => w.u32(x) : (x: number) => w.u16(x);

@@ -4,7 +4,7 @@
  * magic a third time. Counts are compact integers (compact.ts).
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { BinaryWriter } from '../../binary/writer.ts';
+import { IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
@@ -200,7 +200,11 @@ export function readWeights(r: BinaryReader, s: UnigineSurface): void {
 
 export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 16);
+  // Measured first, then written into one buffer of exactly that size (no growth copies).
+  return writeSized((w) => writeMeshMs(w, doc));
+}
+
+function writeMeshMs(w: BinaryWriter, doc: UnigineMeshMs): void {
   const magic = doc.magic;
   w.string(magic);
   writeExact(Bounds, w, doc, doc, 'bounds');
@@ -230,7 +234,6 @@ export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array
   });
   doc.surfaces.forEach((s, i) => writeSurfaceData(w, s, magic, `surfaces[${i}]`));
   w.string(magic);
-  return w.finish();
 }
 
 function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, path: string): void {
@@ -242,11 +245,15 @@ function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, pat
       const nt = m.tangents.length / 3;
       if (!Number.isInteger(nt) || m.tangentSigns?.length !== nt) throw new EncodeError('ms10 tangents need 3 shorts and a sign byte each', path);
       writeCompact(w, nt);
-      for (let t = 0; t < nt; t++) {
-        w.i16(m.tangents[t * 3]!);
-        w.i16(m.tangents[t * 3 + 1]!);
-        w.i16(m.tangents[t * 3 + 2]!);
-        w.i8(m.tangentSigns[t]!);
+      const at = w.claim(nt * 7);
+      if (!w.counting) {
+        const view = w.dataView, tan = m.tangents, signs = m.tangentSigns;
+        for (let t = 0, o = at; t < nt; t++, o += 7) {
+          view.setInt16(o, tan[t * 3]!, true);
+          view.setInt16(o + 2, tan[t * 3 + 1]!, true);
+          view.setInt16(o + 4, tan[t * 3 + 2]!, true);
+          view.setInt8(o + 6, signs[t]!);
+        }
       }
     } else {
       if (m.tangents.length % 4) throw new EncodeError('tangents must be 4 shorts each', path);
@@ -264,31 +271,40 @@ function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, pat
   w.typed(s.colors);
   const cw = indexWidth(coordVertexCount(s));
   const tw = indexWidth(triangleVertexCount(s, magic));
-  checkIndexRange(s.coordIndices, cw, `${path}/coordIndices`);
-  checkIndexRange(s.triangleIndices, tw, `${path}/triangleIndices`);
   writeCompact(w, s.coordIndices.length);
-  w.indexArray(s.coordIndices, cw);
+  writeIndices(w, s.coordIndices, cw, `${path}/coordIndices`);
   writeCompact(w, s.triangleIndices.length);
-  w.indexArray(s.triangleIndices, tw);
+  writeIndices(w, s.triangleIndices, tw, `${path}/triangleIndices`);
 }
 
 export function writeWeights(w: BinaryWriter, s: UnigineSurface, path: string): void {
-  writeCompact(w, s.weightCounts.length);
-  let j = 0;
-  for (const k of s.weightCounts) {
-    w.u8(k);
-    for (let m = 0; m < k; m++, j++) {
-      if (j >= s.weightBones.length || j >= s.weightValues.length) throw new EncodeError('weight counts call for more influences than stored', path);
-      w.i16(s.weightBones[j]!);
-      w.u16(s.weightValues[j]!);
+  const counts = s.weightCounts, bones = s.weightBones, values = s.weightValues;
+  writeCompact(w, counts.length);
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i]!;
+  if (total > bones.length || total > values.length) throw new EncodeError('weight counts call for more influences than stored', path);
+  if (total !== bones.length || total !== values.length) throw new EncodeError('weight bones/values do not match the weight counts', path);
+  // One claim for all records, then a plain loop (no per-value bounds checks or calls).
+  const at = w.claim(counts.length + 4 * total);
+  if (w.counting) return;
+  const view = w.dataView;
+  let o = at;
+  for (let i = 0, j = 0; i < counts.length; i++) {
+    const k = counts[i]!;
+    view.setUint8(o++, k);
+    for (let m = 0; m < k; m++, j++, o += 4) {
+      view.setInt16(o, bones[j]!, true);
+      view.setUint16(o + 2, values[j]!, true);
     }
   }
-  if (j !== s.weightBones.length || j !== s.weightValues.length) throw new EncodeError('weight bones/values do not match the weight counts', path);
 }
 
-export function checkIndexRange(a: Uint32Array, width: 1 | 2 | 4, path: string): void {
-  if (width === 4) return;
-  const max = width === 1 ? 0xff : 0xffff;
-  for (let i = 0; i < a.length; i++) if (a[i]! > max) throw new EncodeError(`index ${a[i]} does not fit the ${width}-byte width the vertex count implies`, path);
+/** Indices at the width the vertex count implies; the writer checks each while converting. */
+export function writeIndices(w: BinaryWriter, a: Uint32Array, width: 1 | 2 | 4, path: string): void {
+  try {
+    w.indexArray(a, width);
+  } catch (e) {
+    if (e instanceof IndexRangeError) throw new EncodeError(`index ${e.value} does not fit the ${width}-byte width the vertex count implies`, path);
+    throw e;
+  }
 }
-

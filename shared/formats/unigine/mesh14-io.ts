@@ -3,13 +3,13 @@
  * (see NOTES.md for the byte layouts).
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { BinaryWriter } from '../../binary/writer.ts';
+import { writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { decodeText, encodeText } from '../../binary/text.ts';
 import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { lz4Compress, lz4Decompress } from './lz4.ts';
-import { checkIndexRange, indexWidth, readBones, readMagic, readWeights, writeBones, writeWeights } from './mesh-io.ts';
+import { indexWidth, readBones, readMagic, readWeights, writeBones, writeIndices, writeWeights } from './mesh-io.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type Mr02Surface, type UnigineMesh14, type UnigineMeshMr02, type UnigineSurface } from './schema.ts';
 
@@ -38,20 +38,32 @@ function readBlock(r: BinaryReader, what: string): { plain: Uint8Array; lz4: Uin
   return { plain, lz4, start };
 }
 
-function writeBlock(w: BinaryWriter, plain: Uint8Array, original: Uint8Array | undefined): void {
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+interface Block {
+  size: number;
+  lz4: Uint8Array;
+}
+
+/** The stored form of a block: the original LZ4 bytes while they still decompress to `plain`. */
+function packBlock(plain: Uint8Array, original: Uint8Array | undefined): Block {
   // An untouched block goes back as it came: the engine's compressor is not ours to reproduce.
-  let lz4: Uint8Array | undefined;
   if (original) {
     const back = original.length === plain.length ? original : lz4Decompress(original, plain.length);
-    if (typeof back !== 'string' && back.every((b, i) => b === plain[i])) lz4 = original;
+    if (typeof back !== 'string' && sameBytes(back, plain)) return { size: plain.length, lz4: original };
   }
-  if (!lz4) {
-    const packed = lz4Compress(plain);
-    lz4 = packed.length < plain.length ? packed : plain;
-  }
-  w.u32(plain.length); w.u32(0);
-  w.u32(lz4.length); w.u32(0);
-  w.bytes(lz4);
+  const packed = lz4Compress(plain);
+  return { size: plain.length, lz4: packed.length < plain.length ? packed : plain };
+}
+
+function writeBlock(w: BinaryWriter, b: Block): void {
+  w.u32(b.size); w.u32(0);
+  w.u32(b.lz4.length); w.u32(0);
+  w.bytes(b.lz4);
 }
 
 interface Header14 {
@@ -157,7 +169,10 @@ function readGeometry14(g: BinaryReader, s: UnigineSurface, h: Header14): void {
 }
 
 function writeGeometry14(s: UnigineSurface, path: string): Uint8Array {
-  const w = new BinaryWriter(1 << 12);
+  return writeSized((w) => writeGeometry14To(w, s, path));
+}
+
+function writeGeometry14To(w: BinaryWriter, s: UnigineSurface, path: string): void {
   const nv = (s.morphTargets[0]?.vertices.length ?? 0) / 3;
   for (const m of s.morphTargets) {
     if (m.vertices.length !== nv * 3) throw new EncodeError('every ms14 morph target needs the same vertex count', path);
@@ -175,16 +190,19 @@ function writeGeometry14(s: UnigineSurface, path: string): Uint8Array {
   w.typed(s.colors);
   const cw = indexWidth(nv);
   const tw = indexWidth((s.morphTargets[0]?.tangents.length ?? 0) / 4);
-  checkIndexRange(s.coordIndices, cw, `${path}/coordIndices`);
-  checkIndexRange(s.triangleIndices, tw, `${path}/triangleIndices`);
-  w.indexArray(s.coordIndices, cw);
-  w.indexArray(s.triangleIndices, tw);
-  return w.finish();
+  writeIndices(w, s.coordIndices, cw, `${path}/coordIndices`);
+  writeIndices(w, s.triangleIndices, tw, `${path}/triangleIndices`);
 }
 
 export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 16);
+  // Blocks are compressed once, before the file is measured and written in one buffer.
+  const geometry = doc.surfaces.map((s, i) => packBlock(writeGeometry14(s, `surfaces[${i}]`), s.$geometryLz4));
+  const trees = doc.surfaces.map((s) => packBlock(s.spatialTree ?? new Uint8Array(0), s.$treeLz4));
+  return writeSized((w) => writeMesh14(w, doc, geometry, trees));
+}
+
+function writeMesh14(w: BinaryWriter, doc: UnigineMesh14, geometry: Block[], trees: Block[]): void {
   w.string('ms14');
   w.u8(doc.version);
   writeExact(Bounds, w, doc, doc, 'bounds');
@@ -208,16 +226,15 @@ export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array
   w.typed(doc.bindPose);
   if (doc.animations.length) throw new EncodeError('embedded animations are not known in ms14 files', 'animations');
   const offsets: number[] = [];
-  doc.surfaces.forEach((s, i) => {
+  for (const b of geometry) {
     offsets.push(w.length);
-    writeBlock(w, writeGeometry14(s, `surfaces[${i}]`), s.$geometryLz4);
-  });
+    writeBlock(w, b);
+  }
   w.string('ms14');
-  for (const s of doc.surfaces) writeBlock(w, s.spatialTree ?? new Uint8Array(0), s.$treeLz4);
+  for (const b of trees) writeBlock(w, b);
   w.string('ms14');
   for (const o of offsets) { w.u32(o); w.u32(0); }
   w.string('ms14');
-  return w.finish();
 }
 
 const MR02_NAME_SIZE = 128;
@@ -236,13 +253,19 @@ export function decodeMeshMr02(bytes: Uint8Array): UnigineMeshMr02 {
       const name = decodeText(field.subarray(0, end), 'latin1');
       const pad = field.subarray(end);
       const nv = r.i32Count(32, 'vertex');
-      const raw = r.u32Array(nv * 8, 'vertices');
+      r.need(nv * 32, 'vertices');
+      // Interleaved 32-byte records split straight from the file's bytes: the floats are moved as
+      // their bits (NaN payloads survive), with no per-vertex allocation.
+      const dv = r.view;
+      const base = r.pos;
       const p = new Uint32Array(nv * 3), n = new Uint32Array(nv * 3), t = new Uint32Array(nv * 2);
-      for (let v = 0; v < nv; v++) {
-        p.set(raw.subarray(v * 8, v * 8 + 3), v * 3);
-        n.set(raw.subarray(v * 8 + 3, v * 8 + 6), v * 3);
-        t.set(raw.subarray(v * 8 + 6, v * 8 + 8), v * 2);
+      for (let v = 0, o = base; v < nv; v++, o += 32) {
+        const v3 = v * 3, v2 = v * 2;
+        p[v3] = dv.getUint32(o, true); p[v3 + 1] = dv.getUint32(o + 4, true); p[v3 + 2] = dv.getUint32(o + 8, true);
+        n[v3] = dv.getUint32(o + 12, true); n[v3 + 1] = dv.getUint32(o + 16, true); n[v3 + 2] = dv.getUint32(o + 20, true);
+        t[v2] = dv.getUint32(o + 24, true); t[v2 + 1] = dv.getUint32(o + 28, true);
       }
+      r.skip(nv * 32, 'vertices');
       const s: Mr02Surface = { name, positions: new Float32Array(p.buffer), normals: new Float32Array(n.buffer), uvs: new Float32Array(t.buffer), $span: [start, r.pos] };
       if (pad.some((b) => b !== 0)) s.namePadding = pad.slice();
       return s;
@@ -254,7 +277,10 @@ export function decodeMeshMr02(bytes: Uint8Array): UnigineMeshMr02 {
 
 export function encodeMeshMr02(doc: UnigineMeshMr02, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 16);
+  return writeSized((w) => writeMeshMr02(w, doc));
+}
+
+function writeMeshMr02(w: BinaryWriter, doc: UnigineMeshMr02): void {
   w.string('mr02');
   w.i32(doc.surfaces.length);
   doc.surfaces.forEach((s, i) => {
@@ -269,15 +295,17 @@ export function encodeMeshMr02(doc: UnigineMeshMr02, reuseRaw?: boolean): Uint8A
     const nv = s.positions.length / 3;
     if (!Number.isInteger(nv) || s.normals.length !== nv * 3 || s.uvs.length !== nv * 2) throw new EncodeError('positions, normals and uvs must describe the same vertices', path);
     w.i32(nv);
+    const at = w.claim(nv * 32);
+    if (w.counting) return;
+    // The mirror of the decoder's loop: bits straight into the output, no per-vertex allocation.
     const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
     const p = bits(s.positions), n = bits(s.normals), t = bits(s.uvs);
-    const raw = new Uint32Array(nv * 8);
-    for (let v = 0; v < nv; v++) {
-      raw.set(p.subarray(v * 3, v * 3 + 3), v * 8);
-      raw.set(n.subarray(v * 3, v * 3 + 3), v * 8 + 3);
-      raw.set(t.subarray(v * 2, v * 2 + 2), v * 8 + 6);
+    const dv = w.dataView;
+    for (let v = 0, o = at; v < nv; v++, o += 32) {
+      const v3 = v * 3, v2 = v * 2;
+      dv.setUint32(o, p[v3]!, true); dv.setUint32(o + 4, p[v3 + 1]!, true); dv.setUint32(o + 8, p[v3 + 2]!, true);
+      dv.setUint32(o + 12, n[v3]!, true); dv.setUint32(o + 16, n[v3 + 1]!, true); dv.setUint32(o + 20, n[v3 + 2]!, true);
+      dv.setUint32(o + 24, t[v2]!, true); dv.setUint32(o + 28, t[v2 + 1]!, true);
     }
-    w.typed(raw);
   });
-  return w.finish();
 }

@@ -12,6 +12,7 @@ import type { LightScheme, Scene, SceneCollider, UpAxis } from '../../shared/sce
 import { upAxisMatrix } from '../../shared/scene/up-axis.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
+import { expandByObjectPrecise } from './bounds.ts';
 import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
@@ -147,8 +148,9 @@ export class Viewport {
     this.orient();
     this.scene.add(this.built.root);
     this.applyPose();
-    this.rebuildHelpers();
-    if (frame) this.frameAll();
+    // One pass over the vertices serves the grid, the bounds helper and the framing.
+    const box = this.rebuildHelpers();
+    if (frame) this.frameBox(box);
     this.newScene = true;
     this.requestRender();
   }
@@ -168,8 +170,8 @@ export class Viewport {
     if (!this.built) return;
     this.orient();
     this.applyPose();
-    this.rebuildHelpers();
-    if (frame) this.frameAll();
+    const box = this.rebuildHelpers();
+    if (frame) this.frameBox(box);
     this.requestRender();
   }
 
@@ -311,7 +313,7 @@ export class Viewport {
     this.built.root.updateMatrixWorld(true);
     for (const m of this.built.meshes) {
       if (this.opts.hidden.has(m.index) || !visibleInTree(m.object)) continue;
-      box.expandByObject(m.object, true);
+      expandByObjectPrecise(box, m.object);
     }
     // Animation-only files: frame the skeleton.
     if (box.isEmpty() && this.built.bones.length) {
@@ -331,7 +333,7 @@ export class Viewport {
     if (!this.built || !this.selected) return undefined;
     const box = new THREE.Box3();
     for (const m of this.built.meshes) {
-      if (related(this.selected, m.source) || related(this.selected, m.object.userData.meshSource as NodePath | undefined)) box.expandByObject(m.object, true);
+      if (related(this.selected, m.source) || related(this.selected, m.object.userData.meshSource as NodePath | undefined)) expandByObjectPrecise(box, m.object);
     }
     for (const c of this.colliderObjects) if (related(this.selected, c.c.source)) box.expandByObject(c.obj, true);
     return box.isEmpty() ? undefined : box;
@@ -359,7 +361,8 @@ export class Viewport {
     }
   }
 
-  private rebuildHelpers(): void {
+  /** Rebuilds the helpers; returns the model box it measured (framing reuses it). */
+  private rebuildHelpers(): THREE.Box3 {
     for (const h of [this.grid, this.boundsHelper, this.skeletonHelper, ...this.normalsHelpers]) {
       if (!h) continue;
       this.helpers.remove(h);
@@ -409,6 +412,7 @@ export class Viewport {
       }
     }
     this.rebuildSelection();
+    return box;
   }
 
   /** Keeps helpers that ride on animated objects in place. */

@@ -20,7 +20,7 @@ import { DocumentService, type GltfWriter } from '../documents/document-service.
 import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
 import { RootPaths } from './roots.ts';
 import { measureStage } from '../documents/stage-timing.ts';
-import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
+import { ENVELOPE_TYPE, WireError, decodeEnvelope, encodeEnvelope, encodeEnvelopeParts } from '../../shared/ipc/wire.ts';
 
 export interface HostOptions {
   /** Folders the renderer may read and write in. */
@@ -117,13 +117,20 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const cookieName = () => `lodsmith-token-${port}`;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
-  function send(res: ServerResponse, status: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', headers: Record<string, string> = {}) {
+  /** Sends a body given whole, or as parts written one after the other (an envelope's arrays). */
+  function send(res: ServerResponse, status: number, body: string | Uint8Array | { parts: Uint8Array[]; length: number }, type = 'text/plain; charset=utf-8', headers: Record<string, string> = {}) {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     res.writeHead(status, {
-      'content-type': type, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+      'content-type': type, 'content-length': String(length),
       'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
       'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY', ...headers,
     });
-    res.end(body);
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      res.end(body);
+      return;
+    }
+    for (const p of body.parts) res.write(p);
+    res.end();
   }
 
   /** 'ok', or the status to refuse with. Cookies count only for static files. */
@@ -167,7 +174,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const result = await dispatch(channel, payload);
     const unknown = !result.ok && result.error.message.startsWith('Unknown channel');
     const started = performance.now();
-    const answer = encodeEnvelope(result);
+    // In parts: the typed arrays of the answer (a scene's vertex arrays) go out as they are.
+    const answer = encodeEnvelopeParts(result);
     measureStage('host:encode', started, { channel, bytes: answer.length });
     send(res, unknown ? 404 : 200, answer, ENVELOPE_TYPE);
   }

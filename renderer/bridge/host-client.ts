@@ -64,7 +64,7 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
   function deliver(data: ArrayBuffer): void {
     let msg: { channel?: EventChannel; payload?: unknown };
     try {
-      msg = decodeEnvelope(new Uint8Array(data)) as typeof msg;
+      msg = decodeEnvelope(new Uint8Array(data), { share: true }) as typeof msg;
     } catch {
       return;
     }
@@ -116,7 +116,8 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
       try {
         const body = new Uint8Array(await res.arrayBuffer());
         markStage(`invoke:${channel}:received`);
-        const decoded = decodeEnvelope(body) as Result<Res<C>>;
+        // The response buffer is this call's alone: its arrays can be views into it.
+        const decoded = decodeEnvelope(body, { share: true }) as Result<Res<C>>;
         markStage(`invoke:${channel}:decoded`);
         if (decoded && typeof decoded === 'object' && 'ok' in decoded) return decoded;
       } catch {

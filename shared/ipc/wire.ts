@@ -35,8 +35,13 @@ function typedName(v: unknown): TypedName | undefined {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** Encodes a value (plain data with typed arrays) as an envelope. */
-export function encodeEnvelope(value: unknown): Uint8Array {
+/**
+ * An envelope as a list of byte ranges that concatenate to {@link encodeEnvelope}'s output: the
+ * header with the JSON and its padding, then each typed array's own bytes (views, not copies)
+ * and its padding. A server writes them one after the other, so a 100 MB scene is not first
+ * copied into one buffer; the arrays must not change until they are written.
+ */
+export function encodeEnvelopeParts(value: unknown): { parts: Uint8Array[]; length: number } {
   const blobs: Typed[] = [];
   let blobBytes = 0;
   const json = JSON.stringify(value === undefined ? null : value, function (this: unknown, key: string, v: unknown) {
@@ -60,21 +65,46 @@ export function encodeEnvelope(value: unknown): Uint8Array {
     return v;
   });
   const text = new TextEncoder().encode(json);
-  const head = align8(8 + text.length);
-  const out = new Uint8Array(head + blobBytes);
-  out.set(MAGIC, 0);
-  new DataView(out.buffer).setUint32(4, text.length, true);
-  out.set(text, 8);
-  let o = head;
+  const head = new Uint8Array(align8(8 + text.length));
+  head.set(MAGIC, 0);
+  new DataView(head.buffer).setUint32(4, text.length, true);
+  head.set(text, 8);
+  const parts: Uint8Array[] = [head];
+  const zeros = new Uint8Array(8);
   for (const b of blobs) {
-    out.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), o);
-    o = align8(o + b.byteLength);
+    if (b.byteLength) parts.push(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+    const pad = align8(b.byteLength) - b.byteLength;
+    if (pad) parts.push(zeros.subarray(0, pad));
+  }
+  return { parts, length: head.length + blobBytes };
+}
+
+/** Encodes a value (plain data with typed arrays) as an envelope. */
+export function encodeEnvelope(value: unknown): Uint8Array {
+  const { parts, length } = encodeEnvelopeParts(value);
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(length);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
   }
   return out;
 }
 
+/** How {@link decodeEnvelope} hands out typed arrays. */
+export interface DecodeOptions {
+  /**
+   * Typed arrays may be views into `bytes` (when their offset is aligned for their type) instead
+   * of copies. For a page receiving a scene: no second copy of tens of megabytes. The views keep
+   * the whole envelope's buffer alive, and share it with each other (never overlapping), so only
+   * pass this for bytes nothing else writes to.
+   */
+  share?: boolean;
+}
+
 /** Decodes an envelope; throws {@link WireError} for anything malformed (never trusts offsets). */
-export function decodeEnvelope(bytes: Uint8Array): unknown {
+export function decodeEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): unknown {
   if (bytes.length < 8 || MAGIC.some((m, i) => bytes[i] !== m)) throw new WireError('not a LodSmith envelope');
   const len = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
   if (8 + len > bytes.length) throw new WireError('envelope JSON runs past the end');
@@ -91,6 +121,8 @@ export function decodeEnvelope(bytes: Uint8Array): unknown {
           if (!Ctor || typeof off !== 'number' || typeof n !== 'number' || !Number.isInteger(off) || !Number.isInteger(n) || off < 0 || n < 0 || off + n > blobs.length || n % Ctor.BYTES_PER_ELEMENT !== 0) {
             throw new WireError(`bad typed array reference ${JSON.stringify(v).slice(0, 80)}`);
           }
+          const at = blobs.byteOffset + off;
+          if (options.share && at % Ctor.BYTES_PER_ELEMENT === 0) return new Ctor(blobs.buffer as ArrayBuffer, at, n / Ctor.BYTES_PER_ELEMENT);
           // Copy: the result must own an aligned buffer of its own.
           const copy = blobs.slice(off, off + n);
           return new Ctor(copy.buffer, 0, n / Ctor.BYTES_PER_ELEMENT);

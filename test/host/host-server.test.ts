@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeFile } from './fake-format.ts';
+import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
 import { startHost, type Host } from '../../main/host/server.ts';
 import { decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 import { createHostClient } from '../../renderer/bridge/host-client.ts';
@@ -195,6 +196,28 @@ describe('browser host: file access stays inside the roots', () => {
 });
 
 describe('browser host: the client API end to end', () => {
+  it('a scene crosses the HTTP API as written (vertex arrays sent in parts, received as views)', async () => {
+    const client = createHostClient({ baseUrl: host.origin, token: host.token });
+    try {
+      await writeFile(join(root, 'sub', 'grid.lod'), buildLargeLodka({ triangles: 5000, textureSets: 2, boneWeights: true }));
+      const opened = await client.invoke('doc:open', { path: 'models/sub/grid.lod' });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const got = await client.invoke('doc:scene', { id: opened.value.id });
+      if (!got.ok) throw new Error(got.error.message);
+      const scene = got.value;
+      expect(scene).toEqual(host.service.scene(opened.value.id));
+      const mesh = scene.meshes[0]!;
+      expect(mesh.indices.length).toBeGreaterThanOrEqual(5000 * 3);
+      expect(mesh.uvs).toHaveLength(2);
+      expect(mesh.skin?.joints).toBeInstanceOf(Uint16Array);
+      // One response buffer holds them all.
+      expect(mesh.positions.buffer).toBe(mesh.indices.buffer);
+      await client.invoke('doc:close', { id: opened.value.id });
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('open -> edit -> save -> reopen through the HTTP API, with events over the WebSocket', async () => {
     const client = createHostClient({ baseUrl: host.origin, token: host.token });
     const changed: EventMap['doc:changed'][] = [];

@@ -71,3 +71,71 @@ describe('host wire envelopes', () => {
     expect(() => server.decodeEnvelope(env2)).toThrow(server.WireError);
   });
 });
+
+describe('envelope parts and shared decoding', () => {
+  const concat = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      out.set(p, o);
+      o += p.length;
+    }
+    return out;
+  };
+
+  it('parts concatenate to the very bytes of encodeEnvelope, arrays written from their own memory', () => {
+    const value = sample();
+    const { parts, length } = server.encodeEnvelopeParts(value);
+    const whole = server.encodeEnvelope(value);
+    expect(length).toBe(whole.length);
+    expect(concat(parts)).toEqual(whole);
+    // The vertex array is not copied: a part is a view of its memory.
+    expect(parts.some((p) => p.buffer === value.payload.positions.buffer)).toBe(true);
+    // A value without arrays is one part.
+    expect(server.encodeEnvelopeParts({ ok: true, value: [1, NaN] }).parts).toHaveLength(1);
+  });
+
+  it('shared decoding gives views into the envelope for aligned arrays, with the same values', () => {
+    const env = server.encodeEnvelope(sample());
+    const back = client.decodeEnvelope(env, { share: true }) as ReturnType<typeof sample>;
+    const p = back.payload;
+    for (const a of [p.positions, p.indices, p.joints, p.bytes, p.f64]) expect(a.buffer).toBe(env.buffer);
+    expect([...p.positions]).toEqual([1.5, -2, NaN]);
+    expect(p.indices).toEqual(new Uint32Array([0, 1, 2, 4294967295]));
+    expect(p.joints).toEqual(new Uint16Array([1, 2, 3]));
+    expect(p.f64[0]).toBe(Math.PI);
+    expect(p.empty).toEqual(new Uint8Array(0));
+    // Views do not overlap: writing one leaves the others alone.
+    p.joints.fill(9);
+    expect(p.indices).toEqual(new Uint32Array([0, 1, 2, 4294967295]));
+    // Without the option every array owns its buffer.
+    const copied = client.decodeEnvelope(env) as ReturnType<typeof sample>;
+    expect(copied.payload.positions.buffer).not.toBe(env.buffer);
+  });
+
+  it('shared decoding copies an array whose offset is not aligned for its type', () => {
+    const env = server.encodeEnvelope({ f: new Float32Array([1, 2, 3]) });
+    // The same envelope one byte into a larger buffer: the array cannot be a view there.
+    const shifted = new Uint8Array(env.length + 1);
+    shifted.set(env, 1);
+    const back = client.decodeEnvelope(shifted.subarray(1), { share: true }) as { f: Float32Array };
+    expect(back.f).toEqual(new Float32Array([1, 2, 3]));
+    expect(back.f.buffer).not.toBe(shifted.buffer);
+  });
+
+  it('shared decoding refuses references past the end and bad types as before', () => {
+    const make = (json: string) => {
+      const text = new TextEncoder().encode(json);
+      const env = new Uint8Array(((8 + text.length + 7) & ~7) + 8);
+      env.set([0x4c, 0x53, 0x57, 0x31]);
+      new DataView(env.buffer).setUint32(4, text.length, true);
+      env.set(text, 8);
+      return env;
+    };
+    expect(() => client.decodeEnvelope(make('{"a":{"$typed":"Float32Array","o":0,"n":16}}'), { share: true })).toThrow(/bad typed array/);
+    expect(() => client.decodeEnvelope(make('{"a":{"$typed":"Float32Array","o":4,"n":6}}'), { share: true })).toThrow(/bad typed array/);
+    expect(() => client.decodeEnvelope(make('{"a":{"$typed":"Float32Array","o":-8,"n":4}}'), { share: true })).toThrow(/bad typed array/);
+    expect(() => client.decodeEnvelope(make('{"a":{"$typed":"DataView","o":0,"n":4}}'), { share: true })).toThrow(server.WireError);
+    expect(client.decodeEnvelope(make('{"a":{"$typed":"Float32Array","o":0,"n":8}}'), { share: true })).toEqual({ a: new Float32Array(2) });
+  });
+});

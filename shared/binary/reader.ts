@@ -232,8 +232,22 @@ export class BinaryReader {
   /** Unsigned indices of 1, 2 or 4 bytes each, widened to a Uint32Array. */
   indexArray(n: number, width: 1 | 2 | 4, what = 'indices'): Uint32Array {
     if (width === 4) return this.u32Array(n, what);
-    const src = width === 1 ? this.u8Array(n, what) : this.u16Array(n, what);
-    return Uint32Array.from(src);
+    if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
+    this.need(n * width, what);
+    // Widened by a native typed-array set straight from the input (no temporary copy), except
+    // for 2-byte indices at an odd offset, which cannot be viewed as a Uint16Array in place.
+    const out = new Uint32Array(n);
+    const at = this.bytes.byteOffset + this.pos;
+    if (width === 1) out.set(this.bytes.subarray(this.pos, this.pos + n));
+    else if (at % 2 === 0) out.set(new Uint16Array(this.bytes.buffer, at, n));
+    else out.set(new Uint16Array(this.alignedCopy(n * 2, what)));
+    if (width === 1 || at % 2 === 0) this.pos += n * width;
+    return out;
+  }
+
+  /** u8 values widened to a Uint16Array (one native conversion, no temporary copy). */
+  u8ToU16Array(n: number, what = 'u8 array'): Uint16Array {
+    return new Uint16Array(this.bytesView(n, what));
   }
 
   private alignedCopy(byteLength: number, what: string): ArrayBuffer {

@@ -157,3 +157,34 @@ describe('writeSized', () => {
     expect(() => writeSized((w) => { if (calls++ > 0) w.u8(1); })).toThrow(/measured 0 bytes but wrote 1/);
   });
 });
+
+describe('BinaryReader.indexArray', () => {
+  it('widens 1- and 2-byte indices at even and odd offsets of a view into a larger buffer', () => {
+    const values = Array.from({ length: 300 }, (_, i) => (i * 7919) % 65536);
+    for (const viewStart of [0, 1, 2, 3]) {
+      for (const lead of [0, 1]) {
+        const w = new BinaryWriter(0);
+        w.zeros(viewStart + lead);
+        w.indexArray(values, 2);
+        w.indexArray(values.map((v) => v & 0xff), 1);
+        w.u8(0xee);
+        const file = w.finish();
+        const view = file.subarray(viewStart);
+        const r = new BinaryReader(view, lead);
+        expect(Array.from(r.indexArray(300, 2))).toEqual(values);
+        expect(Array.from(r.indexArray(300, 1))).toEqual(values.map((v) => v & 0xff));
+        expect(r.u8()).toBe(0xee);
+        expect(r.atEnd).toBe(true);
+      }
+    }
+  });
+
+  it('fails with a DecodeError when the indices run past the end', () => {
+    const r = new BinaryReader(new Uint8Array(5), 1);
+    r.enter('faces');
+    expect(() => r.indexArray(3, 2)).toThrow(/faces/);
+    expect(r.pos).toBe(1);
+    expect(Array.from(r.u8ToU16Array(4))).toEqual([0, 0, 0, 0]);
+    expect(() => r.u8ToU16Array(1)).toThrow(/needs 1 bytes/);
+  });
+});

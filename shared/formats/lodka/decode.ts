@@ -274,7 +274,7 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
   const aw = assocWidth(ctx.bones);
   const pntBnAssoc = r.within('pntBnAssoc', () => {
     const n = r.i32Count(aw, 'PntBnAssocCnt');
-    return aw === 1 ? Uint16Array.from(r.u8Array(n, 'PntBnAssoc')) : r.u16Array(n, 'PntBnAssoc');
+    return aw === 1 ? r.u8ToU16Array(n, 'PntBnAssoc') : r.u16Array(n, 'PntBnAssoc');
   });
   const pntBnWeightType = r.i32();
   const node: Msh1Chunk = {
@@ -286,12 +286,18 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
       node.bonesPerVertix = r.i32();
       const rs = weightRecordSize(ctx.bones);
       const n = r.i32Count(rs, 'BonesWeigthArLen');
+      r.need(n * rs, 'weight records');
+      // One bounds check for all records, then a plain loop; weights are moved as their bits.
       const ids = new Uint16Array(n);
       const ws = new Float32Array(n);
-      for (let i = 0; i < n; i++) {
-        ids[i] = rs === 5 ? r.u8() : r.u16();
-        ws[i] = r.f32();
+      const bits = new Uint32Array(ws.buffer);
+      const dv = r.view;
+      const idBytes = rs - 4;
+      for (let i = 0, o = r.pos; i < n; i++, o += rs) {
+        ids[i] = idBytes === 1 ? dv.getUint8(o) : dv.getUint16(o, true);
+        bits[i] = dv.getUint32(o + idBytes, true);
       }
+      r.skip(n * rs, 'weight records');
       node.weightBoneIds = ids;
       node.weights = ws;
     });

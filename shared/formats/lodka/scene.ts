@@ -358,10 +358,13 @@ export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, 
   if (skin) {
     const joints = new Uint16Array(nu * 4);
     const weights = new Float32Array(nu * 4);
+    // Element by element: two subarray views per vertex cost more than the copy itself.
     for (let i = 0; i < nu; i++) {
-      const v = repV.a[i]!;
-      joints.set(skin.joints.subarray(v * 4, v * 4 + 4), i * 4);
-      weights.set(skin.weights.subarray(v * 4, v * 4 + 4), i * 4);
+      const v = repV.a[i]! * 4;
+      for (let j = 0; j < 4; j++) {
+        joints[i * 4 + j] = skin.joints[v + j]!;
+        weights[i * 4 + j] = skin.weights[v + j]!;
+      }
     }
     mesh.skin = { joints, weights };
   }

@@ -83,7 +83,7 @@ describe('MLOD face paths', () => {
     const lod = decodeMlod(bytes).lods[0]!;
     const [start, end] = lod.faces.$span!;
     const recordEnd = start + (end - start) * 2 / 3 + 72; // the third face's 72 fixed bytes
-    for (const cut of [recordEnd, recordEnd + 5, end - 1]) {
+    for (const [cut, what] of [[recordEnd, 'texture'], [recordEnd + 5, 'texture'], [end - 1, 'material']] as const) {
       // Cut the file there and end it at once: the third face's tail no longer fits.
       const broken = bytes.slice(0, cut);
       let err: unknown;
@@ -93,8 +93,9 @@ describe('MLOD face paths', () => {
         err = e;
       }
       expect(isDecodeError(err), String(err)).toBe(true);
-      const e = err as { path: string; offset: number };
+      const e = err as { path: string; offset: number; detail: string };
       expect(e.path).toContain('faces[2]');
+      expect(e.detail).toBe(`${what} has no NUL terminator`);
       expect(e.offset).toBeGreaterThanOrEqual(recordEnd);
       expect(e.offset).toBeLessThanOrEqual(cut);
     }

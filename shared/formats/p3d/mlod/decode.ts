@@ -202,9 +202,6 @@ function decodeSp3xFaces(
   }
 }
 
-/** Distinct (texture, material) tails remembered while reading one LOD's faces. */
-const MAX_TAILS = 16;
-
 function decodeP3dmFaces(
   r: BinaryReader, n: number, c: FaceColumns,
   textures: string[], textureIndex: Uint32Array, materials: string[], materialIndex: Uint32Array,
@@ -214,11 +211,14 @@ function decodeP3dmFaces(
   const end = r.end;
   const texturePaths = new PathTable(textures);
   const materialPaths = new PathTable(materials);
-  // A face's tail is `texture NUL material NUL`. Faces of a LOD share a handful of them, so each
-  // tail seen is kept as bytes (and 32-bit words) with its two table ids: a face whose next bytes
-  // equal a known tail needs no NUL search, no hashing and no string. A match is exact because
-  // a tail holds NULs only where its two strings end.
-  const tails: Tail[] = [];
+  // A face's tail is `texture NUL material NUL`. Each distinct tail is kept as bytes (and 32-bit
+  // words) with its two table ids. A face whose next bytes equal the previous face's tail, or the
+  // tail that followed that tail last time, needs no NUL search, no hashing and no string: that
+  // covers runs of faces with one pair and pairs that alternate or repeat in a pattern. A match is
+  // exact because a tail holds NULs only where its two strings end. Any other face finds its
+  // tail's end (two NULs) and looks the tail up by a hash of its bytes.
+  /** Every tail seen so far, by a hash of its bytes. */
+  const byHash = new Map<number, Tail[]>();
   let last: Tail | undefined;
   let p = r.pos;
   for (let f = 0; f < n; f++) {
@@ -229,30 +229,33 @@ function decodeP3dmFaces(
     readFaceRecord(view, p, f, c);
     p += FACE_RECORD;
     let hit: Tail | undefined;
-    if (last !== undefined && tailAt(last, view, bytes, p, end)) {
-      hit = last;
-    } else {
-      for (let k = 0; k < tails.length; k++) {
-        const t = tails[k]!;
-        if (t !== last && tailAt(t, view, bytes, p, end)) {
-          hit = t;
-          break;
-        }
-      }
+    if (last !== undefined) {
+      if (tailAt(last, view, bytes, p, end)) hit = last;
+      else if (last.next !== undefined && tailAt(last.next, view, bytes, p, end)) hit = last.next;
     }
     if (hit === undefined) {
-      // A tail not seen yet: find the two NULs (the errors name this face) and intern both paths.
-      r.pos = p;
-      r.enter(`faces[${f}]`);
-      const t1 = nulAt(r, 'texture');
-      const ti = texturePaths.intern(bytes, p, t1);
-      r.pos = t1 + 1;
-      const m1 = nulAt(r, 'material');
-      const mi = materialPaths.intern(bytes, t1 + 1, m1);
-      r.leave();
-      hit = makeTail(bytes.subarray(p, m1 + 1), ti, mi);
-      if (tails.length < MAX_TAILS) tails.push(hit);
-      else tails[f % MAX_TAILS] = hit;
+      // Find the two NULs, then the tail by a hash of its bytes; only a tail not seen before
+      // interns its two paths (a texture may come with several materials and vice versa).
+      const t1 = bytes.indexOf(0, p);
+      const m1 = t1 >= 0 && t1 < end ? bytes.indexOf(0, t1 + 1) : -1;
+      if (m1 < 0 || m1 >= end) missingNul(r, f, p, t1);
+      const len = m1 + 1 - p;
+      const h = tailHash(view, bytes, p, len);
+      const bucket = byHash.get(h);
+      if (bucket !== undefined) {
+        for (const t of bucket) {
+          if (t.bytes.length === len && tailAt(t, view, bytes, p, end)) {
+            hit = t;
+            break;
+          }
+        }
+      }
+      if (hit === undefined) {
+        hit = makeTail(bytes.subarray(p, m1 + 1), texturePaths.intern(bytes, p, t1), materialPaths.intern(bytes, t1 + 1, m1));
+        if (bucket !== undefined) bucket.push(hit);
+        else byHash.set(h, [hit]);
+      }
+      if (last !== undefined) last.next = hit;
     }
     last = hit;
     textureIndex[f] = hit.texture;
@@ -262,6 +265,26 @@ function decodeP3dmFaces(
   r.pos = p;
 }
 
+/** Fails for a face whose texture or material has no NUL before the end (`t1`: the first NUL found). */
+function missingNul(r: BinaryReader, f: number, p: number, t1: number): never {
+  r.enter(`faces[${f}]`);
+  r.pos = p;
+  const z = nulAt(r, 'texture');
+  if (z !== t1) throw new Error('unreachable: NUL search disagrees');
+  r.pos = t1 + 1;
+  nulAt(r, 'material');
+  throw new Error('unreachable: the material has its NUL');
+}
+
+/** FNV-1a style hash of `len` bytes at `p`, a 32-bit word at a time. */
+function tailHash(view: DataView, b: Uint8Array, p: number, len: number): number {
+  let h = 0x811c9dc5 ^ len;
+  const nw = len >>> 2;
+  for (let i = 0; i < nw; i++) h = Math.imul(h ^ view.getUint32(p + i * 4, true), 0x01000193);
+  for (let i = nw * 4; i < len; i++) h = Math.imul(h ^ b[p + i]!, 0x01000193);
+  return h;
+}
+
 interface Tail {
   /** `texture NUL material NUL` as in the file. */
   bytes: Uint8Array;
@@ -269,6 +292,8 @@ interface Tail {
   words: Uint32Array;
   texture: number;
   material: number;
+  /** The tail that came after this one the last time it was not repeated. */
+  next: Tail | undefined;
 }
 
 function makeTail(src: Uint8Array, texture: number, material: number): Tail {
@@ -276,7 +301,7 @@ function makeTail(src: Uint8Array, texture: number, material: number): Tail {
   const words = new Uint32Array(bytes.length >>> 2);
   const dv = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
-  return { bytes, words, texture, material };
+  return { bytes, words, texture, material, next: undefined };
 }
 
 /** Whether the bytes at `p` start with tail `t` (inside the window ending at `end`). */

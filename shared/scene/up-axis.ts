@@ -48,11 +48,13 @@ function extents(scene: Scene): [number, number, number] | undefined {
   const max = [-Infinity, -Infinity, -Infinity];
   const add = (x: number, y: number, z: number): void => {
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return;
-    const v = [x, y, z];
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k]!, v[k]!);
-      max[k] = Math.max(max[k]!, v[k]!);
-    }
+    // No array per point: this runs once per vertex of a scene without bounds.
+    min[0] = Math.min(min[0]!, x);
+    min[1] = Math.min(min[1]!, y);
+    min[2] = Math.min(min[2]!, z);
+    max[0] = Math.max(max[0]!, x);
+    max[1] = Math.max(max[1]!, y);
+    max[2] = Math.max(max[2]!, z);
   };
   if (scene.bounds) {
     add(...scene.bounds.min);

@@ -500,14 +500,15 @@ export function lodToScene(doc: LodDocument): Scene {
   let min: [number, number, number] | undefined;
   let max: [number, number, number] | undefined;
   for (const m of scene.meshes) {
-    for (let i = 0; i + 2 < m.positions.length; i += 3) {
-      const v = [m.positions[i]!, m.positions[i + 1]!, m.positions[i + 2]!] as [number, number, number];
+    // No array per vertex (a million of them were a tenth of the scene's time).
+    const p = m.positions;
+    for (let i = 0; i + 2 < p.length; i += 3) {
       if (!min || !max) {
-        min = [...v];
-        max = [...v];
+        min = [p[i]!, p[i + 1]!, p[i + 2]!];
+        max = [p[i]!, p[i + 1]!, p[i + 2]!];
       } else for (let k = 0; k < 3; k++) {
-        min[k] = Math.min(min[k]!, v[k]!);
-        max[k] = Math.max(max[k]!, v[k]!);
+        min[k] = Math.min(min[k]!, p[i + k]!);
+        max[k] = Math.max(max[k]!, p[i + k]!);
       }
     }
   }

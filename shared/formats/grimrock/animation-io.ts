@@ -92,10 +92,12 @@ export function encodeAnimation(doc: GrimrockAnimation, reuseRaw?: boolean): Uin
       if (np !== nr || np !== ns) throw new EncodeError(`version 1 needs one key count for all channels (got ${np}, ${nr}, ${ns})`, path);
       const p = bits(it.positions), q = bits(it.rotations), s = bits(it.scales);
       const keys = new Uint32Array(np * 10);
+      // The mirror of readItemV1: indexed copies, no per-key subarray.
       for (let k = 0; k < np; k++) {
-        keys.set(p.subarray(k * 3, k * 3 + 3), k * 10);
-        keys.set(q.subarray(k * 4, k * 4 + 4), k * 10 + 3);
-        keys.set(s.subarray(k * 3, k * 3 + 3), k * 10 + 7);
+        const o = k * 10;
+        keys[o] = p[k * 3]!; keys[o + 1] = p[k * 3 + 1]!; keys[o + 2] = p[k * 3 + 2]!;
+        keys[o + 3] = q[k * 4]!; keys[o + 4] = q[k * 4 + 1]!; keys[o + 5] = q[k * 4 + 2]!; keys[o + 6] = q[k * 4 + 3]!;
+        keys[o + 7] = s[k * 3]!; keys[o + 8] = s[k * 3 + 1]!; keys[o + 9] = s[k * 3 + 2]!;
       }
       w.i32(np);
       w.typed(keys);

@@ -3,6 +3,7 @@
  * against the tails it has seen (a bounded cache), and the encoder writes paths a 32-bit word at
  * a time near, but never past, the end of the face block. These tests break if either goes wrong.
  */
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from '../../shared/model/commands.ts';
 import { isDecodeError } from '../../shared/errors.ts';
@@ -99,6 +100,20 @@ describe('MLOD face paths', () => {
       expect(e.offset).toBeGreaterThanOrEqual(recordEnd);
       expect(e.offset).toBeLessThanOrEqual(cut);
     }
+  });
+
+  it('encodes documents whose kept bytes come from another realm (a worker, another context)', () => {
+    // Such arrays fail `instanceof Uint8Array` here: the encoder must not tell kept bytes from
+    // its own plans that way (the fuzz worker's metered Uint8Array found it).
+    const texture = (i: number): string => TEXTURES[i % 3]!;
+    const bytes = encodeMlod(stripDoc(10, texture, () => 'mat\\a.rvmat'));
+    const foreign = runInNewContext('(b) => new Uint8Array(b)')(Array.from(bytes)) as Uint8Array;
+    expect(foreign instanceof Uint8Array).toBe(false);
+    const doc = decodeMlod(foreign);
+    expect(doc.lods[0]!.$raw instanceof Uint8Array).toBe(false);
+    expect(Buffer.from(encodeMlod(doc)).equals(Buffer.from(bytes))).toBe(true);
+    delete doc.lods[0]!.$raw; // the LOD written from fields, its face block and tags still kept
+    expect(Buffer.from(encodeMlod(doc)).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('keeps paths right after an edit of one face and a table entry', () => {

@@ -29,13 +29,13 @@ export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Ar
   const signature = encodeText(doc.signature);
   const plans = doc.lods.map((lod, i): Uint8Array | LodPlan => (reusable(lod, reuse) ? lod.$raw : planLod(lod, reuse, `lods[${i}]`)));
   let size = 12 + doc.trailing.length;
-  for (const p of plans) size += p instanceof Uint8Array ? p.length : p.size;
+  for (const p of plans) size += ArrayBuffer.isView(p) ? p.length : p.size;
   const w = new SizedWriter(size);
   w.bytes(signature);
   w.u32(doc.version);
   w.u32(doc.lods.length);
   for (const p of plans) {
-    if (p instanceof Uint8Array) w.bytes(p);
+    if (ArrayBuffer.isView(p)) w.bytes(p);
     else writeLod(w, p);
   }
   w.bytes(doc.trailing);
@@ -67,7 +67,7 @@ function planLod(lod: MlodLod, reuse: boolean | undefined, where: string): LodPl
   const vc = lod.faces.vertexCount;
   for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, vc[i]!);
   let size = LOD_HEADER_SIZE + lod.headerExtra.length + nPoints * POINT_SIZE + lod.normals.byteLength;
-  size += faces instanceof Uint8Array ? faces.length : faces.size;
+  size += ArrayBuffer.isView(faces) ? faces.length : faces.size;
   size += TAGG.length;
   for (const tag of lod.tags) size += reusable(tag, reuse) ? tag.$raw.length : tagSize(tag, sp3x);
   size += 4;
@@ -87,7 +87,7 @@ function writeLod(w: SizedWriter, plan: LodPlan): void {
   w.bytes(lod.headerExtra);
   writePoints(w, lod.points, lod.pointFlags);
   w.typed(lod.normals);
-  if (plan.faces instanceof Uint8Array) w.bytes(plan.faces);
+  if (ArrayBuffer.isView(plan.faces)) w.bytes(plan.faces);
   else writeFaces(w, plan.faces);
   w.bytes(TAGG);
   lod.tags.forEach((tag, i) => {

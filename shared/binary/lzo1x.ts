@@ -31,13 +31,35 @@ const M2_MAX_LEN = 8;
 const M2_MAX_OFFSET = 0x0800;
 const M3_MAX_OFFSET = 0x4000;
 const M4_MAX_OFFSET = 0xbfff;
-/** Literal runs from this length are copied with one native `set`; shorter ones 4 bytes per step. */
+/** Literal runs from this length are copied with one native `set` (checked path). */
 const LITERAL_NATIVE_MIN = 32;
 /**
- * Matches from this length are copied natively (`copyWithin` when they do not overlap, `fill` for
- * distance 1); shorter ones, and overlapping ones, 4 bytes per step.
+ * Matches from this length are copied natively on the checked path (`copyWithin` when they do not
+ * overlap, `fill` for distance 1).
  */
 const MATCH_NATIVE_MIN = 16;
+
+/**
+ * The fast loop takes an instruction only while more than FAST_IN input bytes and more than
+ * FAST_OUT output bytes are left, which covers every read and write of the instructions it
+ * handles without checking them one by one: 4 instruction bytes read at once; literal runs of at
+ * most 18 bytes copied in 8-byte steps (at most 24 bytes read and written); matches of at most 33
+ * bytes copied in 8-byte steps (at most 40 bytes written); then the trailing literals as one
+ * 4-byte copy (at most 7 bytes past the instruction's start read, 37 past the match's start
+ * written). Bytes written past an instruction's end are overwritten by the instructions after it,
+ * and the end marker is only accepted at exactly the expected size, so none survive.
+ */
+const FAST_IN = 32;
+const FAST_OUT = 48;
+/** Positions are int32 in the fast loop; larger streams (never seen in practice) take the checked path only. */
+const FAST_MAX = 0x7fff_ff00;
+
+/** Where {@link checkedStep} leaves the decoder (one object per call, off the fast path). */
+interface Cursor {
+  ip: number;
+  op: number;
+  state: number;
+}
 
 /**
  * Decompresses an LZO1X stream starting at `offset` that must yield exactly `expectedSize` bytes
@@ -59,173 +81,249 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
     throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
   }
   const out = new Uint8Array(expectedSize);
-  // 4-byte views for the short copies that make up most of a stream (TurboFan compiles an
-  // unaligned little-endian get/set into one load or store); see the copy code for the bounds.
-  const sv = new DataView(src.buffer, src.byteOffset, src.length);
-  const ov = new DataView(out.buffer, out.byteOffset, out.length);
   const end = src.length;
   const limit = expectedSize;
-  let ip = offset;
-  let op = 0;
-  let state = 0;
-  let at = ip;
-  // One flat loop with integer locals (no closures, no per-instruction allocations): this is the
-  // hot path of opening every ODOL model. Errors leave through corrupt(), off the fast path.
-  if (ip < end && src[ip]! > 17) {
-    const n = src[ip++]! - 17;
-    if (ip + n > end) throw corrupt('literal run runs past the input', at, op, limit);
-    if (n > limit) throw corrupt('literal run overflows the output', at, op, limit);
-    for (let k = 0; k < n; k++) out[op++] = src[ip++]!;
-    state = n < 4 ? n : 4;
+  const cur: Cursor = { ip: offset, op: 0, state: 0 };
+  if (offset < end && src[offset]! > 17) {
+    // A first literal run in the short form.
+    const n = src[offset]! - 17;
+    if (offset + 1 + n > end) throw corrupt('literal run runs past the input', offset, 0, limit);
+    if (n > limit) throw corrupt('literal run overflows the output', offset, 0, limit);
+    out.set(src.subarray(offset + 1, offset + 1 + n));
+    cur.ip = offset + 1 + n;
+    cur.op = n;
+    cur.state = n < 4 ? n : 4;
   }
+  if (end > FAST_MAX || limit > FAST_MAX) {
+    while (!checkedStep(src, out, cur, limit)) {
+      // one instruction at a time
+    }
+    return { data: out, consumed: cur.ip - offset };
+  }
+  // DataViews give one unaligned load or store per 4 or 8 bytes once optimised. Int32 (not
+  // Uint32) keeps the values in integer registers; Float64 moves 8 bytes as they are (V8 neither
+  // canonicalises nor quiets a NaN it only loads and stores; the tests copy NaN patterns through
+  // every tier). Positions are `| 0` so the engine keeps them as int32 without overflow checks.
+  const sv = new DataView(src.buffer, src.byteOffset, src.length);
+  const ov = new DataView(out.buffer, out.byteOffset, out.length);
+  const ipFast = end - FAST_IN;
+  const opFast = limit - FAST_OUT;
+  let ip = cur.ip | 0;
+  let op = cur.op | 0;
+  let state = cur.state | 0;
   for (;;) {
-    at = ip;
-    if (ip >= end) throw corrupt('stream ends without an end marker', ip, op, limit);
-    let t = src[ip++]!;
-    let dist: number;
-    let len: number;
-    if (t >= 64) {
-      // M2: 3..8 bytes within 2 KiB.
-      if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
-      len = (t >> 5) + 1;
-      dist = 1 + ((t >> 2) & 7) + (src[ip++]! << 3);
-    } else if (t >= 32) {
-      // M3: within 16 KiB.
-      len = t & 31;
-      if (len === 0) {
-        len = 31;
-        for (;;) {
-          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-          const b = src[ip++]!;
-          if (b !== 0) { len += b; break; }
-          len += 255;
-          if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+    // The fast loop: the common short instructions, no calls (so the engine keeps the arrays'
+    // fields in registers), no per-byte checks (see FAST_IN/FAST_OUT). Anything else, and the
+    // last instructions of a stream, leave it for one checked step.
+    fast: for (;;) {
+      if (ip >= ipFast || op >= opFast) break;
+      const w = sv.getInt32(ip, true);
+      const t = w & 255;
+      let s: number;
+      if (t >= 64) {
+        // M2: 3..8 bytes within 2 KiB, as one 8-byte copy (distance >= 8) or two 4-byte ones
+        // (distance 4..7: each step reads only bytes already written, so an overlapping match
+        // repeats its pattern exactly as byte by byte); distances 1..3 take the checked path.
+        const dist = (1 + ((t >> 2) & 7) + ((w >> 5) & 0x7f8)) | 0;
+        if (dist > op || dist < 4) break;
+        const from = (op - dist) | 0;
+        if (dist >= 8) {
+          ov.setFloat64(op, ov.getFloat64(from, true), true);
+        } else {
+          ov.setInt32(op, ov.getInt32(from, true), true);
+          ov.setInt32((op + 4) | 0, ov.getInt32((from + 4) | 0, true), true);
         }
-      }
-      len += 2;
-      if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
-      dist = ((src[ip]! | (src[ip + 1]! << 8)) >> 2) + 1;
-      ip += 2;
-    } else if (t >= 16) {
-      // M4: 16..48 KiB, or the end marker.
-      len = t & 7;
-      if (len === 0) {
-        len = 7;
-        for (;;) {
-          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-          const b = src[ip++]!;
-          if (b !== 0) { len += b; break; }
-          len += 255;
-          if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
-        }
-      }
-      len += 2;
-      if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
-      const far = ((t & 8) << 11) + ((src[ip]! | (src[ip + 1]! << 8)) >> 2);
-      ip += 2;
-      if (far === 0) {
-        if (op !== limit) throw corrupt(`end marker after ${op} bytes; ${limit} were expected`, at, op, limit);
-        return { data: out, consumed: ip - offset };
-      }
-      dist = far + M3_MAX_OFFSET;
-    } else if (state === 0) {
-      // Literal run of 4 or more bytes.
-      if (t === 0) {
-        t = 15;
-        for (;;) {
-          if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-          const b = src[ip++]!;
-          if (b !== 0) { t += b; break; }
-          t += 255;
-          if (t > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
-        }
-      }
-      const n = t + 3;
-      if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
-      if (op + n > limit) throw corrupt(`literal run of ${n} bytes overflows the output`, at, op, limit);
-      if (n < LITERAL_NATIVE_MIN) {
-        const stop = op + n;
-        if (ip + n + 3 <= end && stop + 3 <= limit) {
-          // 4 bytes per step; the last step may copy up to 3 bytes more, still inside both
-          // buffers (checked just above), and later instructions overwrite those output bytes.
-          const delta = ip - op;
+        op = (op + (t >> 5) + 1) | 0;
+        ip = (ip + 2) | 0;
+        s = t & 3;
+      } else if (t >= 32) {
+        // M3: 3..33 bytes within 16 KiB, 8 bytes per step (longer ones extend: checked path).
+        const dist = (((w >>> 10) & 0x3fff) + 1) | 0;
+        if ((t & 31) === 0 || dist > op || dist < 4) break;
+        let from = (op - dist) | 0;
+        const stop = (op + (t & 31) + 2) | 0;
+        if (dist >= 8) {
           do {
-            ov.setUint32(op, sv.getUint32(op + delta, true), true);
-            op += 4;
+            ov.setFloat64(op, ov.getFloat64(from, true), true);
+            op = (op + 8) | 0;
+            from = (from + 8) | 0;
+          } while (op < stop);
+        } else {
+          do {
+            ov.setInt32(op, ov.getInt32(from, true), true);
+            ov.setInt32((op + 4) | 0, ov.getInt32((from + 4) | 0, true), true);
+            op = (op + 8) | 0;
+            from = (from + 8) | 0;
+          } while (op < stop);
+        }
+        op = stop;
+        ip = (ip + 3) | 0;
+        s = (w >> 8) & 3;
+      } else if (t < 16) {
+        if (state === 0) {
+          // Literal run of 4..18 bytes, 8 bytes per step (longer ones extend: checked path).
+          if (t === 0) break;
+          const stop = (op + t + 3) | 0;
+          const delta = (ip + 1 - op) | 0;
+          do {
+            ov.setFloat64(op, sv.getFloat64((op + delta) | 0, true), true);
+            op = (op + 8) | 0;
           } while (op < stop);
           op = stop;
-          ip = stop + delta;
-        } else {
-          while (op < stop) out[op++] = src[ip++]!;
+          ip = (stop + delta) | 0;
+          state = 4;
+          continue fast;
         }
+        // After literals: 3 bytes at 2049..3072 (after a run of 4 or more), else M1: 2 bytes.
+        const dist = ((state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + ((w >> 6) & 0x3fc)) | 0;
+        if (dist > op || dist < 4) break;
+        ov.setInt32(op, ov.getInt32((op - dist) | 0, true), true);
+        op = (op + (state === 4 ? 3 : 2)) | 0;
+        ip = (ip + 2) | 0;
+        s = t & 3;
       } else {
-        out.set(src.subarray(ip, ip + n), op);
-        ip += n;
-        op += n;
+        // M4 and the end marker: checked path.
+        break;
       }
-      state = 4;
-      continue;
-    } else {
-      if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
-      if (state === 4) {
-        // 3 bytes at 2049..3072 after a long literal run.
-        dist = 1 + M2_MAX_OFFSET + (t >> 2) + (src[ip++]! << 2);
-        len = 3;
-      } else {
-        // M1: 2 bytes within 1 KiB after 1..3 literals.
-        dist = 1 + (t >> 2) + (src[ip++]! << 2);
-        len = 2;
+      if (s !== 0) {
+        // 1..3 literals follow the match: one 4-byte copy.
+        ov.setInt32(op, sv.getInt32(ip, true), true);
+        ip = (ip + s) | 0;
+        op = (op + s) | 0;
       }
+      state = s;
     }
-    if (dist > op) throw corrupt(`match distance ${dist} reaches before the start of the output`, at, op, limit);
-    if (op + len > limit) throw corrupt(`match of ${len} bytes overflows the output`, at, op, limit);
-    // Both bounds are checked above, once per instruction; the copies below stay inside them.
-    let from = op - dist;
-    const stop = op + len;
-    if (len >= MATCH_NATIVE_MIN && dist >= len) {
-      // Long, and source and destination do not overlap: one memmove.
-      out.copyWithin(op, from, stop - dist);
-      op = stop;
-    } else if (dist >= 4 && stop + 3 <= limit) {
-      // Most matches are a few bytes, where a call into a native copy costs more than the bytes:
-      // 4 bytes per step instead. With dist >= 4 each step reads only bytes already written, so
-      // an overlapping match repeats its pattern exactly as byte by byte. The last step may write
-      // up to 3 bytes past the match, still inside the output (checked just above); the next
-      // instructions overwrite them.
-      do {
-        ov.setUint32(op, ov.getUint32(from, true), true);
-        op += 4;
-        from += 4;
-      } while (op < stop);
-      op = stop;
-    } else if (dist === 1 && len >= MATCH_NATIVE_MIN) {
-      // A long run of one byte.
-      out.fill(out[from]!, op, stop);
-      op = stop;
-    } else {
-      // Distance 1 to 3 (the pattern is shorter than a step), or the last bytes of the output.
-      while (op < stop) out[op++] = out[from++]!;
-    }
-    // S: 0..3 literals that follow the match directly.
-    const s = src[ip - 2]! & 3;
-    if (s !== 0) {
-      if (ip + s > end) throw corrupt('trailing literals run past the input', at, op, limit);
-      if (op + s > limit) throw corrupt('trailing literals overflow the output', at, op, limit);
-      if (ip + 4 <= end && op + 4 <= limit) {
-        // One 4-byte copy; the bytes past `s` are overwritten by the next instructions.
-        ov.setUint32(op, sv.getUint32(ip, true), true);
-        ip += s;
-        op += s;
-      } else {
-        out[op++] = src[ip++]!;
-        if (s > 1) {
-          out[op++] = src[ip++]!;
-          if (s > 2) out[op++] = src[ip++]!;
-        }
-      }
-    }
-    state = s;
+    cur.ip = ip;
+    cur.op = op;
+    cur.state = state;
+    if (checkedStep(src, out, cur, limit)) return { data: out, consumed: cur.ip - offset };
+    ip = cur.ip | 0;
+    op = cur.op | 0;
+    state = cur.state | 0;
   }
+}
+
+/**
+ * Decodes one instruction at `c.ip` with every bound checked, byte by byte or with native copies:
+ * the instructions the fast loop leaves (extended lengths, M4, distances under 4, the end marker,
+ * everything near the end of the input or of the output). Returns true after the end marker.
+ */
+function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number): boolean {
+  const end = src.length;
+  let ip = c.ip;
+  let op = c.op;
+  const at = ip;
+  if (ip >= end) throw corrupt('stream ends without an end marker', ip, op, limit);
+  let t = src[ip++]!;
+  let dist: number;
+  let len: number;
+  if (t >= 64) {
+    // M2: 3..8 bytes within 2 KiB.
+    if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
+    len = (t >> 5) + 1;
+    dist = 1 + ((t >> 2) & 7) + (src[ip++]! << 3);
+  } else if (t >= 32) {
+    // M3: within 16 KiB.
+    len = t & 31;
+    if (len === 0) {
+      len = 31;
+      for (;;) {
+        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+        const b = src[ip++]!;
+        if (b !== 0) { len += b; break; }
+        len += 255;
+        if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+      }
+    }
+    len += 2;
+    if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
+    dist = ((src[ip]! | (src[ip + 1]! << 8)) >> 2) + 1;
+    ip += 2;
+  } else if (t >= 16) {
+    // M4: 16..48 KiB, or the end marker.
+    len = t & 7;
+    if (len === 0) {
+      len = 7;
+      for (;;) {
+        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+        const b = src[ip++]!;
+        if (b !== 0) { len += b; break; }
+        len += 255;
+        if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+      }
+    }
+    len += 2;
+    if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
+    const far = ((t & 8) << 11) + ((src[ip]! | (src[ip + 1]! << 8)) >> 2);
+    ip += 2;
+    if (far === 0) {
+      if (op !== limit) throw corrupt(`end marker after ${op} bytes; ${limit} were expected`, at, op, limit);
+      c.ip = ip;
+      return true;
+    }
+    dist = far + M3_MAX_OFFSET;
+  } else if (c.state === 0) {
+    // Literal run of 4 or more bytes.
+    if (t === 0) {
+      t = 15;
+      for (;;) {
+        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+        const b = src[ip++]!;
+        if (b !== 0) { t += b; break; }
+        t += 255;
+        if (t > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+      }
+    }
+    const n = t + 3;
+    if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
+    if (op + n > limit) throw corrupt(`literal run of ${n} bytes overflows the output`, at, op, limit);
+    if (n < LITERAL_NATIVE_MIN) {
+      for (let k = 0; k < n; k++) out[op + k] = src[ip + k]!;
+    } else {
+      out.set(src.subarray(ip, ip + n), op);
+    }
+    c.ip = ip + n;
+    c.op = op + n;
+    c.state = 4;
+    return false;
+  } else {
+    if (ip >= end) throw corrupt('instruction runs past the input', at, op, limit);
+    if (c.state === 4) {
+      // 3 bytes at 2049..3072 after a long literal run.
+      dist = 1 + M2_MAX_OFFSET + (t >> 2) + (src[ip++]! << 2);
+      len = 3;
+    } else {
+      // M1: 2 bytes within 1 KiB after 1..3 literals.
+      dist = 1 + (t >> 2) + (src[ip++]! << 2);
+      len = 2;
+    }
+  }
+  if (dist > op) throw corrupt(`match distance ${dist} reaches before the start of the output`, at, op, limit);
+  if (op + len > limit) throw corrupt(`match of ${len} bytes overflows the output`, at, op, limit);
+  let from = op - dist;
+  const stop = op + len;
+  if (len >= MATCH_NATIVE_MIN && dist >= len) {
+    // Long, and source and destination do not overlap: one memmove.
+    out.copyWithin(op, from, stop - dist);
+  } else if (dist === 1 && len >= MATCH_NATIVE_MIN) {
+    // A long run of one byte.
+    out.fill(out[from]!, op, stop);
+  } else {
+    // Byte by byte: an overlapping copy repeats its pattern as the format wants.
+    for (let k = op; k < stop; k++) out[k] = out[from++]!;
+  }
+  op = stop;
+  // S: 0..3 literals that follow the match directly.
+  const s = src[ip - 2]! & 3;
+  if (s !== 0) {
+    if (ip + s > end) throw corrupt('trailing literals run past the input', at, op, limit);
+    if (op + s > limit) throw corrupt('trailing literals overflow the output', at, op, limit);
+    for (let k = 0; k < s; k++) out[op++] = src[ip++]!;
+  }
+  c.ip = ip;
+  c.op = op;
+  c.state = s;
+  return false;
 }
 
 function corrupt(msg: string, at: number, op: number, expected: number): DecodeError {

@@ -17,7 +17,7 @@ import { markDirty } from '../../shared/model/lossless.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
 import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
-import type { Scene } from '../../shared/scene/scene.ts';
+import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -642,12 +642,16 @@ export class DocumentService {
     return null;
   }
 
-  /** Writes the document's scene as a .glb file. */
-  async exportGltf(id: DocId, userPath: string, lod?: string): Promise<void> {
+  /**
+   * Writes the document's scene as a .glb file. `up` is the up axis the user chose in the
+   * viewport; without it the format's guess applies, as in the viewport.
+   */
+  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis): Promise<void> {
     const d = this.get(id);
     if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
     const abs = await this.paths.resolve(userPath, 'write');
-    const scene = this.scene(id, lod);
+    const own = this.scene(id, lod);
+    const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
     try {
       glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''), abs);

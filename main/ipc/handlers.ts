@@ -45,7 +45,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:importNode': (r) => svc.importNode(r.id, r.path, r.bytes),
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
-    'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod),
+    'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up),
   };
 }
 

@@ -58,7 +58,7 @@ export const requestSchemas = {
   'doc:importNode': z.object({ id: docId, path: nodePath, bytes }),
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
-  'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional() }),
+  'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional() }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -62,7 +62,10 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     let target: string | null = d.path.replace(/\.[^./\\]+$/, '') + '.glb';
     if (isElectron()) target = await docs.call('dialog:save', { suggested: target }, 'Could not show the save dialog') ?? null;
     if (!target) return;
-    const ok = await docs.call('doc:exportGltf', { id: d.id, path: target, ...(view.lod.get(d.id) ? { lod: view.lod.get(d.id)! } : {}) }, 'glTF export failed');
+    // The file is oriented as the viewport shows it: the user's up-axis choice, else the guess.
+    const lod = view.lod.get(d.id);
+    const up = view.upAxis.get(d.id);
+    const ok = await docs.call('doc:exportGltf', { id: d.id, path: target, ...(lod ? { lod } : {}), ...(up ? { up } : {}) }, 'glTF export failed');
     if (ok !== undefined) docs.notice = `Exported ${target}`;
   }
   const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders') => () => {

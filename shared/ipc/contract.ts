@@ -10,7 +10,7 @@ import type { EditCommand } from '../model/commands.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
 import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
-import type { Scene } from '../scene/scene.ts';
+import type { Scene, UpAxis } from '../scene/scene.ts';
 import type { FormatId } from '../formats/registry.ts';
 
 export type DocId = string;
@@ -97,7 +97,7 @@ export interface InvokeMap {
   /** Bytes of a texture referenced by the model (embedded or found next to the file). */
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
   /** Exports the document (or one LOD) as glTF binary. */
-  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string }; res: void };
+  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis }; res: void };
 }
 
 /** Main -> renderer events. */

@@ -10,6 +10,9 @@ import { DocumentService } from '../../main/documents/document-service.ts';
 import { formatById } from '../../shared/formats/index.ts';
 import { SAMPLE_FILE, sampleBytes } from '../../build/make-sample.ts';
 import type { LodDocument } from '../../shared/formats/lodka/codec.ts';
+import { NodeIO } from '@gltf-transform/core';
+import { defaultGltfWriter } from '../../main/documents/gltf-writer.ts';
+import { UP_ROOT_NAME } from '../../shared/export/gltf.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -83,5 +86,22 @@ describe('bundled sample', () => {
     expect(shots.map((s) => s.screenshotName)).toEqual(['new.png']);
     await svc.undo(id);
     expect(img1Chunks(codec.decode(svc.bytes(id, 0, 1e9)) as LodDocument)).toHaveLength(0);
+  });
+
+  it('exports glTF oriented as the viewport shows it: the up axis the user chose, else the guess', async () => {
+    const file = join(dir, 'robot.lod');
+    await copyFile(SAMPLE_FILE, file);
+    const svc = new DocumentService({ configDir: join(dir, 'config'), gltf: defaultGltfWriter });
+    const { id } = await svc.open(file);
+    const guess = svc.scene(id).upAxis ?? 'y';
+    const hasUpRoot = async (up?: 'y' | 'z'): Promise<boolean> => {
+      const out = join(dir, `robot-${up ?? 'guess'}.glb`);
+      await svc.exportGltf(id, out, undefined, up);
+      const gltf = await new NodeIO().readBinary(new Uint8Array(await readFile(out)));
+      return gltf.getRoot().listNodes().some((n) => n.getName() === UP_ROOT_NAME);
+    };
+    expect(await hasUpRoot()).toBe(guess === 'z');
+    expect(await hasUpRoot('z')).toBe(true);
+    expect(await hasUpRoot('y')).toBe(false);
   });
 });

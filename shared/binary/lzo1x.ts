@@ -451,3 +451,101 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
   out[op++] = 0;
   return out.slice(0, op);
 }
+
+/**
+ * Whether the LZO1X stream `src` (the whole of it, end marker included) decodes to exactly `data`,
+ * found without decompressing: the stream's instructions are checked against `data` itself. A
+ * literal run must equal its bytes in `data`; a match of length `len` at distance `dist` must find
+ * `data[p] === data[p - dist]` for each of its positions `p`. By induction over `p` (in increasing
+ * order, `p - dist < p` is then already known to hold the decoded byte) that is the same as `data`
+ * holding what the stream decodes to, whatever the order the comparisons run in, so each run and
+ * match is compared 4 bytes at a time. Never throws: a corrupt, truncated or longer stream is
+ * simply not a match. Lets an encoder keep a stored stream for unchanged data without allocating
+ * and filling a second copy of it.
+ */
+export function lzo1xMatches(src: Uint8Array, data: Uint8Array): boolean {
+  const end = src.length;
+  const limit = data.length;
+  const sv = new DataView(src.buffer, src.byteOffset, src.length);
+  const dv = new DataView(data.buffer, data.byteOffset, data.length);
+  let ip = 0;
+  let op = 0;
+  let state = 0;
+  if (end > 0 && src[0]! > 17) {
+    const n = src[0]! - 17;
+    ip = 1;
+    if (ip + n > end || n > limit || !rangesEqual(sv, ip, dv, 0, n)) return false;
+    ip += n;
+    op = n;
+    state = n < 4 ? n : 4;
+  }
+  for (;;) {
+    if (ip >= end) return false;
+    const t = src[ip++]!;
+    let dist: number;
+    let len: number;
+    if (t >= 64) {
+      if (ip >= end) return false;
+      len = (t >> 5) + 1;
+      dist = 1 + ((t >> 2) & 7) + (src[ip++]! << 3);
+    } else if (t >= 16 || state === 0) {
+      // M3, M4 and literal runs: a length with extension bytes when its field is zero.
+      const mask = t >= 32 ? 31 : t >= 16 ? 7 : 15;
+      len = t & mask;
+      if (len === 0) {
+        len = mask;
+        for (;;) {
+          if (ip >= end) return false;
+          const b = src[ip++]!;
+          if (b !== 0) {
+            len += b;
+            break;
+          }
+          len += 255;
+          if (len > limit) return false;
+        }
+      }
+      if (t < 16) {
+        // Literal run of len + 3 bytes.
+        const n = len + 3;
+        if (ip + n > end || op + n > limit || !rangesEqual(sv, ip, dv, op, n)) return false;
+        ip += n;
+        op += n;
+        state = 4;
+        continue;
+      }
+      len += 2;
+      if (ip + 2 > end) return false;
+      const d = src[ip]! | (src[ip + 1]! << 8);
+      ip += 2;
+      if (t >= 32) {
+        dist = (d >> 2) + 1;
+      } else {
+        const far = ((t & 8) << 11) + (d >> 2);
+        if (far === 0) return op === limit && ip === end;
+        dist = far + M3_MAX_OFFSET;
+      }
+    } else {
+      if (ip >= end) return false;
+      dist = (state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + (src[ip++]! << 2);
+      len = state === 4 ? 3 : 2;
+    }
+    if (dist > op || op + len > limit || !rangesEqual(dv, op - dist, dv, op, len)) return false;
+    op += len;
+    const s = src[ip - 2]! & 3;
+    if (s !== 0) {
+      if (ip + s > end || op + s > limit || !rangesEqual(sv, ip, dv, op, s)) return false;
+      ip += s;
+      op += s;
+    }
+    state = s;
+  }
+}
+
+/** Whether `n` bytes at `ai` in `a` equal those at `bi` in `b` (both ranges inside their views). */
+function rangesEqual(a: DataView, ai: number, b: DataView, bi: number, n: number): boolean {
+  let k = 0;
+  for (; k + 4 <= n; k += 4) if (a.getInt32(ai + k) !== b.getInt32(bi + k)) return false;
+  for (; k < n; k++) if (a.getUint8(ai + k) !== b.getUint8(bi + k)) return false;
+  return true;
+}

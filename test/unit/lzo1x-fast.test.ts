@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lzo1xCompress, lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
+import { lzo1xCompress, lzo1xDecompress, lzo1xMatches } from '../../shared/binary/lzo1x.ts';
 import { isDecodeError } from '../../shared/errors.ts';
 
 // The decoder takes short instructions in a fast loop (whole 4- and 8-byte copies, bounds checked
@@ -339,5 +339,64 @@ describe('LZO1X fast loop', () => {
       if (!same(lzo1xDecompress(stream, 0, raw.length).data, raw)) wrong++;
     }
     expect(wrong).toBe(0);
+  });
+});
+
+describe('LZO1X stream-against-data check', () => {
+  it('holds for the data a stream decodes to, and for nothing else', () => {
+    for (let seed = 400; seed < 420; seed++) {
+      const { stream, expected } = randomStream(seed, seed % 2 ? 5000 : 300);
+      expect(lzo1xMatches(stream, expected)).toBe(true);
+      const rng = new Rng(seed);
+      for (let k = 0; k < 60; k++) {
+        const edited = expected.slice();
+        const i = k < 8 ? (k < 4 ? k : expected.length - 1 - (k - 4)) : rng.int(0, expected.length - 1);
+        edited[i] = edited[i]! ^ (1 << rng.int(0, 7));
+        expect(lzo1xMatches(stream, edited)).toBe(false);
+      }
+      expect(lzo1xMatches(stream, expected.subarray(0, expected.length - 1))).toBe(false);
+      const longer = new Uint8Array(expected.length + 1);
+      longer.set(expected);
+      expect(lzo1xMatches(stream, longer)).toBe(false);
+      const padded = new Uint8Array(stream.length + 1);
+      padded.set(stream);
+      expect(lzo1xMatches(padded, expected)).toBe(false);
+      for (let cut = 0; cut < stream.length; cut += cut < 40 || cut > stream.length - 40 ? 1 : 53) {
+        expect(lzo1xMatches(stream.subarray(0, cut), expected)).toBe(false);
+      }
+    }
+  });
+
+  it('agrees with decompression on corrupted streams and never throws', () => {
+    const rng = new Rng(77);
+    for (let seed = 500; seed < 510; seed++) {
+      const { stream, expected } = randomStream(seed, 2000);
+      for (let k = 0; k < 100; k++) {
+        const bad = stream.slice();
+        for (let f = rng.int(1, 3); f > 0; f--) bad[rng.int(0, bad.length - 1)] = rng.next() & 255;
+        let decodes = false;
+        try {
+          const r = lzo1xDecompress(bad, 0, expected.length);
+          decodes = r.consumed === bad.length && same(r.data, expected);
+        } catch (e) {
+          expect(isDecodeError(e)).toBe(true);
+        }
+        expect(lzo1xMatches(bad, expected)).toBe(decodes);
+      }
+    }
+  });
+
+  it('holds for streams of our compressor and liblzo2-style first literal runs', () => {
+    const rng = new Rng(3);
+    for (const n of [0, 1, 3, 4, 17, 238, 239, 1000, 70000]) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i % 7 === 0 ? rng.next() & 255 : i & 15));
+      const stream = lzo1xCompress(data);
+      expect(lzo1xMatches(stream, data)).toBe(true);
+      if (n > 0) {
+        const edited = data.slice();
+        edited[n >> 1] = edited[n >> 1]! ^ 0x80;
+        expect(lzo1xMatches(stream, edited)).toBe(false);
+      }
+    }
   });
 });

@@ -9,6 +9,7 @@
  * data still expands to the same bytes, so an untouched file keeps its compressed blocks even when
  * every `$raw` was dropped. Only arrays whose data changed are compressed again.
  */
+import { lzo1xMatches } from '../../../binary/lzo1x.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
@@ -174,10 +175,24 @@ export function readSizedBlock(r: BinaryReader, ctx: PackContext, what: string):
   return readPacked(r, ctx, U8, what);
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * Whether the stored stream `packed` still stands for exactly `bytes`. LZO streams are checked
+ * against the data instruction by instruction ({@link lzo1xMatches}: no second copy is expanded,
+ * and a changed byte anywhere, an edit in place included, is found); LZSS (pre-v44 files) is
+ * expanded and compared.
+ */
+function streamHolds(method: Method, packed: Uint8Array, bytes: Uint8Array): boolean {
+  if (method === 'lzo') return lzo1xMatches(packed, bytes);
+  try {
+    const back = inflate(method, packed, 0, bytes.length);
+    if (back.consumed !== packed.length) return false;
+    const a = back.data;
+    for (let i = 0; i < a.length; i++) if (a[i] !== bytes[i]) return false;
+    return true;
+  } catch {
+    // The stored stream no longer matches the data.
+    return false;
+  }
 }
 
 /** Writes the block of `bytes` in the file's storage rule, reusing the stored stream when it still fits. */
@@ -193,16 +208,9 @@ export function writeBlock(w: BinaryWriter, ctx: PackContext, bytes: Uint8Array,
     w.bytes(bytes);
     return;
   }
-  if (packed) {
-    try {
-      const back = inflate(ctx.method, packed, 0, bytes.length);
-      if (back.consumed === packed.length && sameBytes(back.data, bytes)) {
-        w.bytes(packed);
-        return;
-      }
-    } catch {
-      // The stored stream no longer matches the data: compress again below.
-    }
+  if (packed && streamHolds(ctx.method, packed, bytes)) {
+    w.bytes(packed);
+    return;
   }
   w.bytes(deflate(ctx.method, bytes));
 }

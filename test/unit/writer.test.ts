@@ -188,3 +188,20 @@ describe('BinaryReader.indexArray', () => {
     expect(() => r.u8ToU16Array(1)).toThrow(/needs 1 bytes/);
   });
 });
+
+describe('copies that must not alias their source', () => {
+  it('bytesCopy, bulk arrays, copyBytes and finish copy even from a Node Buffer (whose slice is a view)', async () => {
+    const { copyBytes } = await import('../../shared/binary/writer.ts');
+    const src = Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const r = new BinaryReader(src);
+    const a = r.bytesCopy(4);
+    const b = r.u16Array(2);
+    const c = copyBytes(src.subarray(1, 3));
+    src.fill(0);
+    expect(Array.from(a)).toEqual([1, 2, 3, 4]);
+    expect(Array.from(b)).toEqual([0x0605, 0x0807]);
+    expect(Array.from(c)).toEqual([2, 3]);
+    expect(c.byteOffset).toBe(0);
+    expect(c.buffer.byteLength).toBe(2);
+  });
+});

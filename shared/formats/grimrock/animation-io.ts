@@ -11,7 +11,7 @@
  * every float (NaN payloads included) is written back bit for bit.
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { BinaryWriter } from '../../binary/writer.ts';
+import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { AnimationHeader, type AnimationItem, type GrimrockAnimation } from './schema.ts';
@@ -74,8 +74,11 @@ function readItemV2(r: BinaryReader): AnimationItem {
 const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
 
 export function encodeAnimation(doc: GrimrockAnimation, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 14);
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
+  return writeSized((w) => writeAnimation(w, doc, reuseRaw));
+}
+
+function writeAnimation(w: BinaryWriter, doc: GrimrockAnimation, reuseRaw?: boolean): void {
   w.string(doc.magic);
   w.i32(doc.version);
   writeExact(AnimationHeader, w, doc, doc, 'header');
@@ -107,5 +110,4 @@ export function encodeAnimation(doc: GrimrockAnimation, reuseRaw?: boolean): Uin
       w.i32(ns); w.typed(it.scales);
     }
   });
-  return w.finish();
 }

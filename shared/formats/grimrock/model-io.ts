@@ -4,7 +4,7 @@
  * part is copied back as it came and a dirty part is written from its fields.
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { writeSized, type BinaryWriter } from '../../binary/writer.ts';
+import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import {
@@ -112,7 +112,7 @@ function readVertexArray(r: BinaryReader, numVertices: number): VertexArray {
 }
 
 export function encodeModel(doc: GrimrockModel, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Measured first, then written into one buffer of exactly that size (no growth copies).
   return writeSized((w) => {
     w.string(doc.magic);

@@ -4,7 +4,7 @@
  * back bit for bit; scene.ts decompresses them with the documented formulas).
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { BinaryWriter } from '../../binary/writer.ts';
+import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
@@ -65,8 +65,11 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
 }
 
 export function encodeAnim(doc: UnigineAnim, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
-  const w = new BinaryWriter(1 << 14);
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
+  return writeSized((w) => writeAnim(w, doc));
+}
+
+function writeAnim(w: BinaryWriter, doc: UnigineAnim): void {
   w.string(doc.magic);
   writeExact(Bounds, w, doc, doc, 'bounds');
   writeBones(w, doc.bones);
@@ -88,5 +91,4 @@ export function encodeAnim(doc: UnigineAnim, reuseRaw?: boolean): Uint8Array {
     writeFrames(w, a, path);
   });
   w.string(doc.magic);
-  return w.finish();
 }

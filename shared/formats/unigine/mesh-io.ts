@@ -4,7 +4,7 @@
  * magic a third time. Counts are compact integers (compact.ts).
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
+import { copyBytes, IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
@@ -199,7 +199,7 @@ export function readWeights(r: BinaryReader, s: UnigineSurface): void {
 }
 
 export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Measured first, then written into one buffer of exactly that size (no growth copies).
   return writeSized((w) => writeMeshMs(w, doc));
 }

@@ -3,7 +3,7 @@
  * (see NOTES.md for the byte layouts).
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { writeSized, type BinaryWriter } from '../../binary/writer.ts';
+import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { decodeText, encodeText } from '../../binary/text.ts';
 import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
@@ -33,7 +33,7 @@ function readBlock(r: BinaryReader, what: string): { plain: Uint8Array; lz4: Uin
   if (size > csize * LZ4_MAX_RATIO + 16) r.fail(`${what} claims ${size} bytes from ${csize} compressed bytes`, start);
   const lz4 = r.bytesView(csize, `${what} compressed data`);
   // A block that would not shrink is stored as is, with both sizes equal (seen in real files).
-  const plain = csize === size ? lz4.slice() : lz4Decompress(lz4, size);
+  const plain = csize === size ? copyBytes(lz4) : lz4Decompress(lz4, size);
   if (typeof plain === 'string') r.fail(`${what}: ${plain}`, start + 16);
   return { plain, lz4, start };
 }
@@ -195,7 +195,7 @@ function writeGeometry14To(w: BinaryWriter, s: UnigineSurface, path: string): vo
 }
 
 export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Blocks are compressed once, before the file is measured and written in one buffer.
   const geometry = doc.surfaces.map((s, i) => packBlock(writeGeometry14(s, `surfaces[${i}]`), s.$geometryLz4));
   const trees = doc.surfaces.map((s) => packBlock(s.spatialTree ?? new Uint8Array(0), s.$treeLz4));
@@ -267,7 +267,7 @@ export function decodeMeshMr02(bytes: Uint8Array): UnigineMeshMr02 {
       }
       r.skip(nv * 32, 'vertices');
       const s: Mr02Surface = { name, positions: new Float32Array(p.buffer), normals: new Float32Array(n.buffer), uvs: new Float32Array(t.buffer), $span: [start, r.pos] };
-      if (pad.some((b) => b !== 0)) s.namePadding = pad.slice();
+      if (pad.some((b) => b !== 0)) s.namePadding = copyBytes(pad);
       return s;
     }));
   }
@@ -276,7 +276,7 @@ export function decodeMeshMr02(bytes: Uint8Array): UnigineMeshMr02 {
 }
 
 export function encodeMeshMr02(doc: UnigineMeshMr02, reuseRaw?: boolean): Uint8Array {
-  if (reusable(doc, reuseRaw)) return doc.$raw.slice();
+  if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   return writeSized((w) => writeMeshMr02(w, doc));
 }
 

@@ -236,14 +236,15 @@ export class BinaryReader {
     if (width === 4) return this.u32Array(n, what);
     if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
     this.need(n * width, what);
-    // Widened by a native typed-array set straight from the input (no temporary copy), except
-    // for 2-byte indices at an odd offset, which cannot be viewed as a Uint16Array in place.
-    const out = new Uint32Array(n);
+    // Widened by constructing from a typed array (a native conversion, without zero-filling the
+    // new array) straight from the input, except for 2-byte indices at an odd offset, which cannot
+    // be viewed as a Uint16Array in place and are copied first.
     const at = this.bytes.byteOffset + this.pos;
-    if (width === 1) out.set(this.bytes.subarray(this.pos, this.pos + n));
-    else if (at % 2 === 0) out.set(new Uint16Array(this.bytes.buffer, at, n));
-    else out.set(new Uint16Array(this.alignedCopy(n * 2, what)));
-    if (width === 1 || at % 2 === 0) this.pos += n * width;
+    let out: Uint32Array;
+    if (width === 1) out = new Uint32Array(this.bytes.subarray(this.pos, this.pos + n));
+    else if (at % 2 === 0) out = new Uint32Array(new Uint16Array(this.bytes.buffer, at, n));
+    else return new Uint32Array(new Uint16Array(this.alignedCopy(n * 2, what)));
+    this.pos += n * width;
     return out;
   }
 

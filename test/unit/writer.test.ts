@@ -205,3 +205,31 @@ describe('copies that must not alias their source', () => {
     expect(c.buffer.byteLength).toBe(2);
   });
 });
+
+describe('BinaryWriter.indexArray over many blocks', () => {
+  it('narrows large typed arrays at even and odd offsets and finds an offender in a later block', () => {
+    const n = 70_000;
+    const src32 = Uint32Array.from({ length: n }, (_, i) => (i * 31) % 65536);
+    for (const lead of [0, 1]) {
+      const w = new BinaryWriter(0);
+      w.zeros(lead);
+      w.indexArray(src32, 2);
+      w.indexArray(Uint16Array.from(src32, (v) => v & 0xff), 1);
+      const r = new BinaryReader(w.finish(), lead);
+      expect(r.indexArray(n, 2)).toEqual(src32);
+      expect(r.indexArray(n, 1)).toEqual(Uint32Array.from(src32, (v) => v & 0xff));
+    }
+    const bad = src32.slice();
+    bad[50_000] = 0x10000;
+    const w = new BinaryWriter(0);
+    w.u8(1);
+    expect(() => w.indexArray(bad, 2)).toThrow(IndexRangeError);
+    try {
+      w.indexArray(bad, 2);
+    } catch (e) {
+      expect((e as IndexRangeError).index).toBe(50_000);
+      expect((e as IndexRangeError).value).toBe(0x10000);
+    }
+    expect(w.length).toBe(1);
+  });
+});

@@ -120,6 +120,7 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
       const w = sv.getInt32(ip, true);
       const t = w & 255;
       let s: number;
+      // Most frequent first on model data: M2, then literal runs, then M3.
       if (t >= 64) {
         // M2: 3..8 bytes within 2 KiB, as one 8-byte copy (distance >= 8) or two 4-byte ones
         // (distance 4..7: each step reads only bytes already written, so an overlapping match
@@ -134,6 +135,28 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
           ov.setInt32((op + 4) | 0, ov.getInt32((from + 4) | 0, true), true);
         }
         op = (op + (t >> 5) + 1) | 0;
+        ip = (ip + 2) | 0;
+        s = t & 3;
+      } else if (t < 16) {
+        if (state === 0) {
+          // Literal run of 4..18 bytes, 8 bytes per step (longer ones extend: checked path).
+          if (t === 0) break;
+          const stop = (op + t + 3) | 0;
+          const delta = (ip + 1 - op) | 0;
+          do {
+            ov.setFloat64(op, sv.getFloat64((op + delta) | 0, true), true);
+            op = (op + 8) | 0;
+          } while (op < stop);
+          op = stop;
+          ip = (stop + delta) | 0;
+          state = 4;
+          continue fast;
+        }
+        // After literals: 3 bytes at 2049..3072 (after a run of 4 or more), else M1: 2 bytes.
+        const dist = ((state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + ((w >> 6) & 0x3fc)) | 0;
+        if (dist > op || dist < 4) break;
+        ov.setInt32(op, ov.getInt32((op - dist) | 0, true), true);
+        op = (op + (state === 4 ? 3 : 2)) | 0;
         ip = (ip + 2) | 0;
         s = t & 3;
       } else if (t >= 32) {
@@ -159,28 +182,6 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         op = stop;
         ip = (ip + 3) | 0;
         s = (w >> 8) & 3;
-      } else if (t < 16) {
-        if (state === 0) {
-          // Literal run of 4..18 bytes, 8 bytes per step (longer ones extend: checked path).
-          if (t === 0) break;
-          const stop = (op + t + 3) | 0;
-          const delta = (ip + 1 - op) | 0;
-          do {
-            ov.setFloat64(op, sv.getFloat64((op + delta) | 0, true), true);
-            op = (op + 8) | 0;
-          } while (op < stop);
-          op = stop;
-          ip = (stop + delta) | 0;
-          state = 4;
-          continue fast;
-        }
-        // After literals: 3 bytes at 2049..3072 (after a run of 4 or more), else M1: 2 bytes.
-        const dist = ((state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + ((w >> 6) & 0x3fc)) | 0;
-        if (dist > op || dist < 4) break;
-        ov.setInt32(op, ov.getInt32((op - dist) | 0, true), true);
-        op = (op + (state === 4 ? 3 : 2)) | 0;
-        ip = (ip + 2) | 0;
-        s = t & 3;
       } else {
         // M4 and the end marker: checked path.
         break;

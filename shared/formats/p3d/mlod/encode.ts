@@ -7,7 +7,7 @@ import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { fixedText } from './decode.ts';
-import { SizedWriter } from './sized-writer.ts';
+import { BinaryWriter } from '../../../binary/writer.ts';
 import type { MlodDocument, MlodFaces, MlodLod, MlodTag } from './types.ts';
 
 const LOD_HEADER_SIZE = 28;
@@ -30,7 +30,8 @@ export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Ar
   const plans = doc.lods.map((lod, i): Uint8Array | LodPlan => (reusable(lod, reuse) ? lod.$raw : planLod(lod, reuse, `lods[${i}]`)));
   let size = 12 + doc.trailing.length;
   for (const p of plans) size += ArrayBuffer.isView(p) ? p.length : p.size;
-  const w = new SizedWriter(size);
+  // Sized exactly, so finish() hands back the writer's own buffer: no growing, no final copy.
+  const w = new BinaryWriter(size);
   w.bytes(signature);
   w.u32(doc.version);
   w.u32(doc.lods.length);
@@ -39,7 +40,8 @@ export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Ar
     else writeLod(w, p);
   }
   w.bytes(doc.trailing);
-  return w.done();
+  if (w.pos !== size) throw new Error(`MLOD encoder measured ${size} bytes but wrote ${w.pos}`);
+  return w.finish();
 }
 
 /** A dirty LOD, measured: its size and what writing it needs. */
@@ -74,7 +76,7 @@ function planLod(lod: MlodLod, reuse: boolean | undefined, where: string): LodPl
   return { lod, where, reuse, nPoints, nFaces, vertexTotal, faces, size };
 }
 
-function writeLod(w: SizedWriter, plan: LodPlan): void {
+function writeLod(w: BinaryWriter, plan: LodPlan): void {
   const { lod, where, reuse, nPoints, nFaces, vertexTotal } = plan;
   const sp3x = lod.signature === 'SP3X';
   w.string(lod.signature);
@@ -98,26 +100,24 @@ function writeLod(w: SizedWriter, plan: LodPlan): void {
 }
 
 /** Point records: x, y, z (as bits, so NaN payloads survive) and the flags, interleaved. */
-function writePoints(w: SizedWriter, points: Float32Array, pointFlags: Uint32Array): void {
+function writePoints(w: BinaryWriter, points: Float32Array, pointFlags: Uint32Array): void {
   const n = pointFlags.length;
   const bits = new Uint32Array(points.buffer, points.byteOffset, n * 3);
-  const dv = w.view;
-  const p0 = w.pos;
-  if (p0 + n * POINT_SIZE > w.buf.length) throw new RangeError('write past the measured size');
+  const p0 = w.claim(n * POINT_SIZE);
+  const dv = w.dataView;
   for (let i = 0, o = p0; i < n; i++, o += POINT_SIZE) {
     dv.setUint32(o, bits[i * 3]!, true);
     dv.setUint32(o + 4, bits[i * 3 + 1]!, true);
     dv.setUint32(o + 8, bits[i * 3 + 2]!, true);
     dv.setUint32(o + 12, pointFlags[i]!, true);
   }
-  w.pos = p0 + n * POINT_SIZE;
 }
 
 /**
  * Writes `text` into a fixed field of `size` bytes: the original field when it still reads as
  * `text` (so bytes after the terminator survive), otherwise the text zero-padded.
  */
-function writeFixedText(w: SizedWriter, text: string, size: number, original: Uint8Array | undefined, where: string): void {
+function writeFixedText(w: BinaryWriter, text: string, size: number, original: Uint8Array | undefined, where: string): void {
   if (original && original.length === size && fixedText(original) === text) {
     w.bytes(original);
     return;
@@ -217,11 +217,12 @@ function planFaces(f: MlodFaces, sp3x: boolean, where: string): FacesPlan {
  * The face records from the columns, straight into the output through its DataView (per-field
  * writer calls cost more than everything else when a LOD has hundreds of thousands of faces).
  */
-function writeFaces(w: SizedWriter, plan: FacesPlan): void {
+function writeFaces(w: BinaryWriter, plan: FacesPlan): void {
   const { f, sp3x, tails, pairTail, nTex, nMat } = plan;
   const n = f.vertexCount.length;
-  const out = w.buf;
-  const dv = w.view;
+  const start = w.claim(plan.size);
+  const out = w.data;
+  const dv = w.dataView;
   const vertexCount = f.vertexCount;
   const pointIndex = f.pointIndex;
   const normalIndex = f.normalIndex;
@@ -229,11 +230,11 @@ function writeFaces(w: SizedWriter, plan: FacesPlan): void {
   const flags = f.flags;
   const textureIndex = f.textureIndex;
   const materialIndex = f.materialIndex;
-  const limit = w.pos + plan.size;
+  const limit = start + plan.size;
   // Records that start on a 4-byte boundary are stored as whole words (faster than DataView
   // stores); the host is little-endian, as the rest of the codecs assume for bulk arrays.
   const words = out.byteOffset === 0 ? new Uint32Array(out.buffer, 0, out.length >>> 2) : undefined;
-  let o = w.pos;
+  let o = start;
   for (let i = 0; i < n; i++) {
     const ti = textureIndex[i]!;
     if (sp3x) {
@@ -302,8 +303,7 @@ function writeFaces(w: SizedWriter, plan: FacesPlan): void {
       o += m.length;
     }
   }
-  if (o !== limit) throw new Error(`MLOD face block measured ${plan.size} bytes but wrote ${o - w.pos}`);
-  w.pos = o;
+  if (o !== limit) throw new Error(`MLOD face block measured ${plan.size} bytes but wrote ${o - start}`);
 }
 
 /** Bytes a tag written from its fields takes (name and size field included). */
@@ -324,7 +324,7 @@ function tagSize(tag: MlodTag, sp3x: boolean): number {
   }
 }
 
-function encodeTag(w: SizedWriter, tag: MlodTag, sp3x: boolean, nPoints: number, nFaces: number, vertexTotal: number, where: string): void {
+function encodeTag(w: BinaryWriter, tag: MlodTag, sp3x: boolean, nPoints: number, nFaces: number, vertexTotal: number, where: string): void {
   if (sp3x) {
     writeFixedText(w, tag.name, SP3X_TAG_NAME, tag.nameField, `${where}/name`);
   } else {

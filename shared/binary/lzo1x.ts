@@ -227,14 +227,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
     // M3: within 16 KiB.
     len = t & 31;
     if (len === 0) {
-      len = 31;
-      for (;;) {
-        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-        const b = src[ip++]!;
-        if (b !== 0) { len += b; break; }
-        len += 255;
-        if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
-      }
+      c.ip = ip;
+      len = lengthExtension(src, c, 31, at, op, limit);
+      ip = c.ip;
     }
     len += 2;
     if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
@@ -244,14 +239,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
     // M4: 16..48 KiB, or the end marker.
     len = t & 7;
     if (len === 0) {
-      len = 7;
-      for (;;) {
-        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-        const b = src[ip++]!;
-        if (b !== 0) { len += b; break; }
-        len += 255;
-        if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
-      }
+      c.ip = ip;
+      len = lengthExtension(src, c, 7, at, op, limit);
+      ip = c.ip;
     }
     len += 2;
     if (ip + 2 > end) throw corrupt('instruction runs past the input', at, op, limit);
@@ -266,14 +256,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
   } else if (c.state === 0) {
     // Literal run of 4 or more bytes.
     if (t === 0) {
-      t = 15;
-      for (;;) {
-        if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
-        const b = src[ip++]!;
-        if (b !== 0) { t += b; break; }
-        t += 255;
-        if (t > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
-      }
+      c.ip = ip;
+      t = lengthExtension(src, c, 15, at, op, limit);
+      ip = c.ip;
     }
     const n = t + 3;
     if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
@@ -325,6 +310,26 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
   c.op = op;
   c.state = s;
   return false;
+}
+
+/**
+ * A length extension at `c.ip` (of the instruction at `at`): each zero byte adds 255, the first
+ * non-zero byte ends it and is added. Returns `base` plus the extension; `c.ip` is left after it.
+ */
+function lengthExtension(src: Uint8Array, c: Cursor, base: number, at: number, op: number, limit: number): number {
+  const end = src.length;
+  let ip = c.ip;
+  let len = base;
+  for (;;) {
+    if (ip >= end) throw corrupt('length extension runs past the input', at, op, limit);
+    const b = src[ip++]!;
+    if (b !== 0) {
+      c.ip = ip;
+      return len + b;
+    }
+    len += 255;
+    if (len > limit) throw corrupt('length extension exceeds the expected size', at, op, limit);
+  }
 }
 
 function corrupt(msg: string, at: number, op: number, expected: number): DecodeError {

@@ -26,6 +26,11 @@ interface Args {
   only: string[];
 }
 
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,preview,...]';
+
+/** A wrong command line: said in one line with the usage, not as a stack trace. */
+class UsageError extends Error {}
+
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { json: false, quick: false, only: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -34,9 +39,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--quick') args.quick = true;
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,...]');
+      console.log(USAGE);
       process.exit(0);
-    } else throw new Error(`unknown argument ${a}`);
+    } else throw new UsageError(`unknown argument ${a}`);
   }
   return args;
 }
@@ -75,6 +80,9 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+  const sections = ['compression', ...FORMAT_IDS, 'preview'];
+  const unknown = args.only.filter((o) => !sections.includes(o));
+  if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
   const rows: Row[] = [];
   const started = new Date();
@@ -140,4 +148,8 @@ async function main(): Promise<void> {
   console.log(`\n${rows.filter((r) => r.verdict === 'PASS').length} PASS, ${misses.length} MISS, ${unmeasured.length} not measured; ${result.seconds.toFixed(0)} s`);
 }
 
-await main();
+await main().catch((e: unknown) => {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(`bench: ${e.message}\n${USAGE}`);
+  process.exitCode = 2;
+});

@@ -26,11 +26,16 @@ interface Args {
   json: boolean;
 }
 
+const USAGE = 'usage: npm run fuzz -- [--inputs N] [--seconds S] [--seed K] [--max-seed-bytes B] [--workers W] [--no-save] [--json]';
+
+/** A wrong command line: said in one line with the usage, not as a stack trace. */
+class UsageError extends Error {}
+
 function parseArgs(argv: readonly string[]): Args {
   const a: Args = { inputs: 10_000, seconds: 600, seed: 1, maxSeedBytes: 4 << 20, workers: 2, save: true, json: false };
   const num = (i: number) => {
     const v = Number(argv[i]);
-    if (!Number.isFinite(v) || v < 0) throw new Error(`${argv[i - 1]} needs a number, got ${argv[i]}`);
+    if (!Number.isFinite(v) || v < 0) throw new UsageError(`${argv[i - 1]} needs a number, got ${argv[i]}`);
     return v;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -42,7 +47,8 @@ function parseArgs(argv: readonly string[]): Args {
       case '--workers': a.workers = Math.max(1, num(++i)); break;
       case '--no-save': a.save = false; break;
       case '--json': a.json = true; break;
-      default: throw new Error(`unknown argument ${argv[i]} (see the header of fuzz/run.ts)`);
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: throw new UsageError(`unknown argument ${argv[i]}`);
     }
   }
   return a;
@@ -101,4 +107,8 @@ async function main(): Promise<void> {
   process.exitCode = stats.findings.length > 0 ? 1 : 0;
 }
 
-await main();
+await main().catch((e: unknown) => {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(`fuzz: ${e.message}\n${USAGE}`);
+  process.exitCode = 2;
+});

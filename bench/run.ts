@@ -6,11 +6,11 @@
  *
  * Every throughput is printed beside a memcpy baseline of the same size measured in the same run,
  * and LZO decompression beside liblzo2 on the same stream, so the ratios mean something on any
- * machine. Results also go to bench/results/latest.json (not committed).
+ * machine. Results also go to bench/results/latest.json (not committed), or to `--out FILE`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { formatById, type FormatCodec, type FormatId } from '../shared/formats/index.ts';
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
@@ -24,20 +24,26 @@ interface Args {
   json: boolean;
   quick: boolean;
   only: string[];
+  out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,preview,...]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { json: false, quick: false, only: [] };
+  const args: Args = { json: false, quick: false, only: [], out: join(repoRoot, 'bench/results/latest.json') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') args.json = true;
     else if (a === '--quick') args.quick = true;
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--out') {
+      const f = argv[++i];
+      if (!f) throw new UsageError('--out needs a file name');
+      args.out = resolve(f);
+    }
     else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -131,9 +137,8 @@ async function main(): Promise<void> {
   }
 
   const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env: { ...env, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, rows };
-  const dir = join(repoRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  mkdirSync(dirname(args.out), { recursive: true });
+  writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
 
   if (args.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

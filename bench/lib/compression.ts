@@ -98,7 +98,7 @@ export async function benchCompression(size: number, lzssSize: number, plan: Tim
           section: 'compression', subject: 'lzo1x (ours)', input, bytes: size, metric: 'decompress (C stream)', value: mbps, unit: 'MB/s', vsMemcpy: mbps / memcpy,
           target: `>= ${LZO_VS_C_TARGET}x C`, verdict: !ok ? 'MISS' : frac >= LZO_VS_C_TARGET ? 'PASS' : 'MISS',
           note: ok
-            ? `${frac.toFixed(2)}x liblzo2 decompress_safe on the same stream (median of ${rounds} alternating rounds: ${fractions.map((f) => f.toFixed(2)).join(', ')})`
+            ? `${frac.toFixed(3)}x liblzo2 decompress_safe on the same stream (median of ${rounds} alternating rounds: ${fractions.map((f) => f.toFixed(2)).join(', ')})`
             : 'output differs from the input: decoder is wrong',
         });
       }

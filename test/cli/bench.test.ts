@@ -1,0 +1,82 @@
+/**
+ * `npm run bench` end to end, quick and on a subset: the harness must keep producing the rows the
+ * performance document is written from (no timing is asserted, only that every figure is measured,
+ * related to its memcpy baseline and judged against its target).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Row } from '../../bench/lib/report.ts';
+import { hasCorpus, repoRoot } from '../helpers/corpus.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function bench(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [join(repoRoot, 'bench/run.ts'), ...args], { encoding: 'utf8', timeout: 120_000 });
+}
+
+describe('npm run bench', () => {
+  it('measures a format and compression: figures, memcpy ratios, targets and verdicts', () => {
+    const out = join(dir, 'result.json');
+    const r = bench('--quick', '--json', '--only', 'grimrock-model,compression', '--out', out);
+    expect(r.stderr.split('\n').filter((l) => /Error|at /.test(l))).toEqual([]);
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout) as { rows: Row[]; env: { quick: boolean } };
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(result);
+    expect(result.env.quick).toBe(true);
+    const rows = result.rows;
+
+    const memcpy = rows.filter((x) => x.section === 'baseline');
+    expect(memcpy.length).toBe(2);
+    for (const m of memcpy) expect(m.value).toBeGreaterThan(0);
+
+    // The generated input: decode and both encodes, each a positive figure with its ratio and a verdict.
+    const generated = rows.filter((x) => x.section === 'codec' && x.input.startsWith('generated'));
+    expect(generated.map((x) => x.metric).sort()).toEqual(['decode', 'encode (all fields)', 'encode (save untouched)']);
+    for (const g of generated) {
+      expect(g.value).toBeGreaterThan(0);
+      expect(Number.isFinite(g.vsMemcpy) && g.vsMemcpy! > 0).toBe(true);
+      expect(g.target).toBe('>= 1000 MB/s');
+      expect(['PASS', 'MISS']).toContain(g.verdict);
+    }
+    const memory = rows.filter((x) => x.section === 'memory');
+    expect(memory.length).toBeGreaterThan(0);
+    for (const m of memory) {
+      expect(m.value).toBeGreaterThan(0);
+      expect(m.target).toMatch(/^<= 2N\+64MB = \d+ MB$/);
+      expect(['PASS', 'MISS']).toContain(m.verdict);
+    }
+    if (hasCorpus) {
+      const corpus = rows.find((x) => x.section === 'codec' && x.input.startsWith('corpus') && x.metric === 'encode (save untouched)');
+      expect(corpus?.note).toMatch(/^(\d+)\/\1 file\(s\) re-encode byte-identical$/);
+    }
+
+    // Compression: ours always; the liblzo2 stick when a C compiler and liblzo2 are there, and
+    // then the fraction of C with its verdict.
+    const ours = rows.filter((x) => x.section === 'compression' && x.subject === 'lzo1x (ours)');
+    expect(ours.map((x) => x.metric)).toContain('decompress (own stream)');
+    for (const o of ours) expect(o.value).toBeGreaterThan(0);
+    const lzss = rows.filter((x) => x.subject === 'lzss (ours)');
+    expect(lzss.map((x) => x.metric).sort()).toEqual(['compress', 'decompress']);
+    const stick = rows.find((x) => x.subject === 'lzo1x (liblzo2 C)' && x.metric === 'decompress_safe');
+    const vsC = rows.find((x) => x.subject === 'lzo1x (ours)' && x.metric === 'decompress (C stream)');
+    if (stick && stick.value !== null) {
+      expect(vsC?.note).toMatch(/^\d\.\d{3}x liblzo2 decompress_safe on the same stream/);
+      expect(['PASS', 'MISS']).toContain(vsC?.verdict);
+    } else {
+      // Never faked: the row says why there is no stick, and no fraction is printed.
+      expect(stick?.note).toMatch(/^measuring stick unavailable: ./);
+      expect(vsC).toBeUndefined();
+    }
+  });
+
+  it('refuses a wrong command line in one line, with the usage', () => {
+    const r = bench('--only', 'lzo');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^bench: --only: unknown lzo \(known: compression, .*preview\)\nusage: npm run bench/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -8,7 +8,7 @@ import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
-import { readFrames, writeFrames } from './frames.ts';
+import { readClipData, writeClipData } from './frames.ts';
 import { readBones, readMagic, writeBones } from './mesh-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
@@ -39,26 +39,13 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   }
   readMagic(r, magic, 'second magic');
   const bindPose = r.within('bindPose', () => r.f32Array(bones.length * 10, 'bind pose'));
-  animations.forEach((a, i) => r.within(`animations[${i}]`, () => {
-    const start = r.pos;
-    const nb = readCompactCount(r, 2, 'animation bone');
-    a.bones = r.i16Array(nb, 'animation bone indices');
+  animations.forEach((a, i) => r.within(`animations[${i}]`, () => readClipData(r, a, 2, () => {
     const box = readExact(AnimBox, r, a, 'box');
     a.translationMin = box.translationMin;
     a.translationSize = box.translationSize;
     a.scaleMin = box.scaleMin;
     a.scaleSize = box.scaleSize;
-    a.flag = r.u8();
-    const nf = readCompactCount(r, 0, 'frame');
-    r.count(nf * nb, 1, 'frame record');
-    a.numFrames = nf;
-    const s = readFrames(r, nf * nb, 2);
-    a.frameFlags = s.frameFlags;
-    a.translations = s.translations as Uint16Array;
-    a.rotations = s.rotations;
-    a.scales = s.scales as Uint16Array;
-    a.$dataSpan = [start, r.pos];
-  }));
+  })));
   readMagic(r, magic, 'closing magic');
   r.expectEnd('animation file');
   return { ...ex, magic: 'an10', ...bounds, bones, bindPose, animations, $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length) };
@@ -78,17 +65,6 @@ function writeAnim(w: BinaryWriter, doc: UnigineAnim): void {
   w.string(doc.magic);
   if (doc.bindPose.length !== doc.bones.length * 10) throw new EncodeError(`bind pose holds ${doc.bindPose.length} floats for ${doc.bones.length} bones (10 each)`, 'bindPose');
   w.typed(doc.bindPose);
-  doc.animations.forEach((a, i) => {
-    const path = `animations[${i}]`;
-    writeCompact(w, a.bones.length);
-    w.typed(a.bones);
-    writeExact(AnimBox, w, a, a, 'box');
-    w.u8(a.flag);
-    if (a.bones.length > 0 ? a.frameFlags.length % a.bones.length !== 0 : a.frameFlags.length !== 0) {
-      throw new EncodeError('frame flags must hold one byte per bone per frame', path);
-    }
-    writeCompact(w, a.bones.length > 0 ? a.frameFlags.length / a.bones.length : a.numFrames);
-    writeFrames(w, a, path);
-  });
+  doc.animations.forEach((a, i) => writeClipData(w, a, `animations[${i}]`, () => writeExact(AnimBox, w, a, a, 'box')));
   w.string(doc.magic);
 }

@@ -7,7 +7,8 @@
 import type { BinaryReader } from '../../binary/reader.ts';
 import type { BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
-import { FRAME_ROTATION_BIT, FRAME_SCALE_MASK, FRAME_TRANSLATION_MASK } from './schema.ts';
+import { readCompactCount, writeCompact } from './compact.ts';
+import { FRAME_ROTATION_BIT, FRAME_SCALE_MASK, FRAME_TRANSLATION_MASK, type UnigineClip } from './schema.ts';
 
 const popcount3 = (v: number): number => (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1);
 
@@ -130,4 +131,39 @@ export function expandFrames(
     }
   }
   return { translations: T, rotations: R, scales: S, frames };
+}
+
+/**
+ * A clip's data block, after the file's bind pose: the bones taking part, `middle` (the `.anim`
+ * quantisation box; nothing in meshes), the clip flag, the frame count and the frames, components
+ * `width` bytes wide (4: float, in meshes; 2: quantised, in `.anim` files). Fills `a` in place.
+ */
+export function readClipData<C extends UnigineClip>(r: BinaryReader, a: C, width: 2 | 4, middle?: (a: C) => void): void {
+  const start = r.pos;
+  const nb = readCompactCount(r, 2, 'animation bone');
+  a.bones = r.i16Array(nb, 'animation bone indices');
+  middle?.(a);
+  a.flag = r.u8();
+  const nf = readCompactCount(r, 0, 'frame');
+  r.count(nf * nb, 1, 'frame record');
+  a.numFrames = nf;
+  const s = readFrames(r, nf * nb, width);
+  a.frameFlags = s.frameFlags;
+  a.translations = s.translations;
+  a.rotations = s.rotations;
+  a.scales = s.scales;
+  a.$dataSpan = [start, r.pos];
+}
+
+/** Writes what {@link readClipData} reads; `middle` writes the part between the bones and the flag. */
+export function writeClipData<C extends UnigineClip>(w: BinaryWriter, a: C, path: string, middle?: (a: C) => void): void {
+  writeCompact(w, a.bones.length);
+  w.typed(a.bones);
+  middle?.(a);
+  w.u8(a.flag);
+  if (a.bones.length > 0 ? a.frameFlags.length % a.bones.length !== 0 : a.frameFlags.length !== 0) {
+    throw new EncodeError('frame flags must hold one byte per bone per frame', path);
+  }
+  writeCompact(w, a.bones.length > 0 ? a.frameFlags.length / a.bones.length : a.numFrames);
+  writeFrames(w, a, path);
 }

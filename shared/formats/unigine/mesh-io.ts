@@ -8,7 +8,7 @@ import { copyBytes, IndexRangeError, writeSized, type BinaryWriter } from '../..
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
-import { readFrames, writeFrames } from './frames.ts';
+import { readClipData, writeClipData } from './frames.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type MorphTarget, type UnigineBone, type UnigineClip, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
 
@@ -97,21 +97,7 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
   }
   readMagic(r, magic, 'second magic');
   const bindPose = r.within('bindPose', () => r.f32Array(bones.length * 10, 'bind pose'));
-  animations.forEach((a, i) => r.within(`animations[${i}]`, () => {
-    const start = r.pos;
-    const nb = readCompactCount(r, 2, 'animation bone');
-    a.bones = r.i16Array(nb, 'animation bone indices');
-    a.flag = r.u8();
-    const nf = readCompactCount(r, 0, 'frame');
-    r.count(nf * nb, 1, 'frame record');
-    a.numFrames = nf;
-    const s = readFrames(r, nf * nb, 4);
-    a.frameFlags = s.frameFlags;
-    a.translations = s.translations as Float32Array;
-    a.rotations = s.rotations;
-    a.scales = s.scales as Float32Array;
-    a.$dataSpan = [start, r.pos];
-  }));
+  animations.forEach((a, i) => r.within(`animations[${i}]`, () => readClipData(r, a, 4)));
   surfaces.forEach((s, i) => r.within(`surfaces[${i}]`, () => readSurfaceData(r, s, morphNames[i]!, magic)));
   readMagic(r, magic, 'closing magic');
   r.expectEnd('mesh file');
@@ -221,17 +207,7 @@ function writeMeshMs(w: BinaryWriter, doc: UnigineMeshMs): void {
   w.string(magic);
   if (doc.bindPose.length !== doc.bones.length * 10) throw new EncodeError(`bind pose holds ${doc.bindPose.length} floats for ${doc.bones.length} bones (10 each)`, 'bindPose');
   w.typed(doc.bindPose);
-  doc.animations.forEach((a, i) => {
-    const path = `animations[${i}]`;
-    writeCompact(w, a.bones.length);
-    w.typed(a.bones);
-    w.u8(a.flag);
-    if (a.bones.length > 0 ? a.frameFlags.length % a.bones.length !== 0 : a.frameFlags.length !== 0) {
-      throw new EncodeError('frame flags must hold one byte per bone per frame', path);
-    }
-    writeCompact(w, a.bones.length > 0 ? a.frameFlags.length / a.bones.length : a.numFrames);
-    writeFrames(w, a, path);
-  });
+  doc.animations.forEach((a, i) => writeClipData(w, a, `animations[${i}]`));
   doc.surfaces.forEach((s, i) => writeSurfaceData(w, s, magic, `surfaces[${i}]`));
   w.string(magic);
 }

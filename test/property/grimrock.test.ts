@@ -1,18 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { assertEncodeDecode } from '../helpers/property.ts';
 import { decodeAnimation, encodeAnimation } from '../../shared/formats/grimrock/animation-io.ts';
 import { decodeModel, encodeModel, packedKind } from '../../shared/formats/grimrock/model-io.ts';
 import type { GrimrockAnimation, GrimrockModel, GrimrockNode, VertexArray, VertexData } from '../../shared/formats/grimrock/schema.ts';
 
-/** The document without bookkeeping ($raw, $span...), typed arrays as `{ type, values }`. */
-function stripMeta(v: unknown): unknown {
-  if (ArrayBuffer.isView(v)) return { type: v.constructor.name, values: Array.from(v as unknown as ArrayLike<number>) };
-  if (Array.isArray(v)) return v.map(stripMeta);
-  if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k, x]) => !k.startsWith('$') && x !== undefined).map(([k, x]) => [k, stripMeta(x)]));
-  }
-  return v;
-}
 
 const name = fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 12 }).map((c) => String.fromCharCode(...c));
 const f32 = fc.float({ noNaN: true });
@@ -79,20 +71,10 @@ const animationArb: fc.Arbitrary<GrimrockAnimation> = fc.record({
 
 describe('Grimrock property: random valid documents survive encode -> decode', () => {
   it('models', () => {
-    fc.assert(fc.property(modelArb, (doc) => {
-      const bytes = encodeModel(doc);
-      const back = decodeModel(bytes);
-      expect(stripMeta(back)).toEqual(stripMeta(doc));
-      expect(encodeModel(back, false)).toEqual(bytes);
-    }), { numRuns: 60 });
+    assertEncodeDecode(modelArb, encodeModel, decodeModel, 60);
   });
 
   it('animations (versions 1 and 2)', () => {
-    fc.assert(fc.property(animationArb, (doc) => {
-      const bytes = encodeAnimation(doc);
-      const back = decodeAnimation(bytes);
-      expect(stripMeta(back)).toEqual(stripMeta(doc));
-      expect(encodeAnimation(back, false)).toEqual(bytes);
-    }), { numRuns: 60 });
+    assertEncodeDecode(animationArb, encodeAnimation, decodeAnimation, 60);
   });
 });

@@ -1,19 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertEncodeDecode } from '../helpers/property.ts';
 import { decodeAnim, encodeAnim } from '../../shared/formats/unigine/anim-io.ts';
 import { decodeMesh, encodeMesh, type UnigineMesh } from '../../shared/formats/unigine/mesh-codec.ts';
 import { lz4Compress, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
 import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineSurface } from '../../shared/formats/unigine/schema.ts';
 
-/** The document without bookkeeping ($raw, $span, kept LZ4 bytes...), typed arrays as `{ type, values }`. */
-function stripMeta(v: unknown): unknown {
-  if (ArrayBuffer.isView(v)) return { type: v.constructor.name, values: Array.from(v as unknown as ArrayLike<number>) };
-  if (Array.isArray(v)) return v.map(stripMeta);
-  if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k, x]) => !k.startsWith('$') && x !== undefined).map(([k, x]) => [k, stripMeta(x)]));
-  }
-  return v;
-}
 
 const name = fc.array(fc.integer({ min: 1, max: 255 }), { maxLength: 10 }).map((c) => String.fromCharCode(...c));
 const f32 = fc.float({ noNaN: true });
@@ -117,21 +109,11 @@ const animArb: fc.Arbitrary<UnigineAnim> = bonesArb.chain(({ bones, bindPose }) 
 
 describe('Unigine property: random valid documents survive encode -> decode', () => {
   it('meshes (ms10, ms11, ms14, mr02)', () => {
-    fc.assert(fc.property(meshArb, (doc) => {
-      const bytes = encodeMesh(doc);
-      const back = decodeMesh(bytes);
-      expect(stripMeta(back)).toEqual(stripMeta(doc));
-      expect(encodeMesh(back, false)).toEqual(bytes);
-    }), { numRuns: 80 });
+    assertEncodeDecode(meshArb, encodeMesh, decodeMesh, 80);
   });
 
   it('anims (an10)', () => {
-    fc.assert(fc.property(animArb, (doc) => {
-      const bytes = encodeAnim(doc);
-      const back = decodeAnim(bytes);
-      expect(stripMeta(back)).toEqual(stripMeta(doc));
-      expect(encodeAnim(back, false)).toEqual(bytes);
-    }), { numRuns: 60 });
+    assertEncodeDecode(animArb, encodeAnim, decodeAnim, 60);
   });
 
   it('our LZ4 blocks decompress to their input (ms14 blocks we write)', () => {

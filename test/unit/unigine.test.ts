@@ -216,6 +216,21 @@ describe('Unigine validate', () => {
   });
 });
 
+describe('Unigine encode refuses what the file cannot hold', () => {
+  it('a UV set of odd length or colours not in fours, in every mesh version', () => {
+    for (const name of ['skinned-morph.mesh', 'old.mesh', 'blocks.mesh']) {
+      for (const broken of ['uv0', 'colors'] as const) {
+        const doc = mesh(encodeFixture(unigineFixtures().find((x) => x.name === name)!));
+        if (doc.magic === 'mr02') throw new Error('unexpected');
+        const s = doc.surfaces[0]!;
+        if (broken === 'uv0') s.uv0 = s.uv0.subarray(0, s.uv0.length - 1);
+        else s.colors = Uint8Array.of(1, 2, 3);
+        expect(() => unigineMeshCodec.encode(doc, { reuseRaw: false }), `${name} ${broken}`).toThrow(/UV sets need pairs and colours need 4 bytes/);
+      }
+    }
+  });
+});
+
 describe.skipIf(!hasCorpus)('Unigine anim', () => {
   it('info and scene: one track per animated bone, named, decompressed with the box formulas', () => {
     const bytes = animFile('QBZ95_long.anim');

@@ -135,12 +135,7 @@ function readSurfaceData(r: BinaryReader, s: UnigineSurface, names: string[], ma
     return { name, vertices, tangents: r.i16Array(nt * 4, 'tangents') };
   }));
   readWeights(r, s);
-  const n0 = readCompactCount(r, 8, 'first UV set texture coordinate');
-  s.uv0 = r.f32Array(n0 * 2, 'first UV set');
-  const n1 = readCompactCount(r, 8, 'second UV set texture coordinate');
-  s.uv1 = r.f32Array(n1 * 2, 'second UV set');
-  const nc = readCompactCount(r, 4, 'colour');
-  s.colors = r.u8Array(nc * 4, 'colours');
+  readUvsAndColours(r, s);
   const cw = indexWidth(coordVertexCount(s));
   const ncIdx = r.within('coordIndices', () => readCompactCount(r, cw, 'coordinate index'));
   s.coordIndices = r.within('coordIndices', () => r.indexArray(ncIdx, cw, 'coordinate indices'));
@@ -148,6 +143,26 @@ function readSurfaceData(r: BinaryReader, s: UnigineSurface, names: string[], ma
   const ntIdx = r.within('triangleIndices', () => readCompactCount(r, tw, 'triangle index'));
   s.triangleIndices = r.within('triangleIndices', () => r.indexArray(ntIdx, tw, 'triangle indices'));
   s.$dataSpan = [start, r.pos];
+}
+
+/** The two UV sets (float pairs) and the vertex colours (4 bytes), each after its compact count. */
+export function readUvsAndColours(r: BinaryReader, s: UnigineSurface): void {
+  const n0 = readCompactCount(r, 8, 'first UV set texture coordinate');
+  s.uv0 = r.f32Array(n0 * 2, 'first UV set');
+  const n1 = readCompactCount(r, 8, 'second UV set texture coordinate');
+  s.uv1 = r.f32Array(n1 * 2, 'second UV set');
+  const nc = readCompactCount(r, 4, 'colour');
+  s.colors = r.u8Array(nc * 4, 'colours');
+}
+
+export function writeUvsAndColours(w: BinaryWriter, s: UnigineSurface, path: string): void {
+  if (s.uv0.length % 2 || s.uv1.length % 2 || s.colors.length % 4) throw new EncodeError('UV sets need pairs and colours need 4 bytes', path);
+  writeCompact(w, s.uv0.length / 2);
+  w.typed(s.uv0);
+  writeCompact(w, s.uv1.length / 2);
+  w.typed(s.uv1);
+  writeCompact(w, s.colors.length / 4);
+  w.typed(s.colors);
 }
 
 /** Weight records: compact count, then per vertex a u8 influence count and (short bone, u16 weight) pairs. */
@@ -238,13 +253,7 @@ function writeSurfaceData(w: BinaryWriter, s: UnigineSurface, magic: string, pat
     }
   }
   writeWeights(w, s, path);
-  if (s.uv0.length % 2 || s.uv1.length % 2 || s.colors.length % 4) throw new EncodeError('UV sets need pairs and colours need 4 bytes', path);
-  writeCompact(w, s.uv0.length / 2);
-  w.typed(s.uv0);
-  writeCompact(w, s.uv1.length / 2);
-  w.typed(s.uv1);
-  writeCompact(w, s.colors.length / 4);
-  w.typed(s.colors);
+  writeUvsAndColours(w, s, path);
   const cw = indexWidth(coordVertexCount(s));
   const tw = indexWidth(triangleVertexCount(s, magic));
   writeCompact(w, s.coordIndices.length);

@@ -9,7 +9,7 @@ import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
 import { lz4Compress, lz4Decompress } from './lz4.ts';
-import { indexWidth, readBones, readMagic, readWeights, writeBones, writeIndices, writeWeights } from './mesh-io.ts';
+import { indexWidth, readBones, readMagic, readUvsAndColours, readWeights, writeBones, writeIndices, writeUvsAndColours, writeWeights } from './mesh-io.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type Mr02Surface, type UnigineMesh14, type UnigineMeshMr02, type UnigineSurface } from './schema.ts';
 
@@ -156,12 +156,7 @@ function readGeometry14(g: BinaryReader, s: UnigineSurface, h: Header14): void {
     return { name, vertices, tangents: g.i16Array(nt * 4, 'tangents') };
   }));
   readWeights(g, s);
-  const n0 = readCompactCount(g, 8, 'first UV set texture coordinate');
-  s.uv0 = g.f32Array(n0 * 2, 'first UV set');
-  const n1 = readCompactCount(g, 8, 'second UV set texture coordinate');
-  s.uv1 = g.f32Array(n1 * 2, 'second UV set');
-  const nc = readCompactCount(g, 4, 'colour');
-  s.colors = g.u8Array(nc * 4, 'colours');
+  readUvsAndColours(g, s);
   const cw = indexWidth(nv);
   s.coordIndices = g.within('coordIndices', () => g.indexArray(g.count(h.numCoordIndices, cw, 'coordinate index'), cw, 'coordinate indices'));
   const tw = indexWidth((s.morphTargets[0]?.tangents.length ?? 0) / 4);
@@ -182,12 +177,7 @@ function writeGeometry14To(w: BinaryWriter, s: UnigineSurface, path: string): vo
     w.typed(m.tangents);
   }
   writeWeights(w, s, path);
-  writeCompact(w, s.uv0.length / 2);
-  w.typed(s.uv0);
-  writeCompact(w, s.uv1.length / 2);
-  w.typed(s.uv1);
-  writeCompact(w, s.colors.length / 4);
-  w.typed(s.colors);
+  writeUvsAndColours(w, s, path);
   const cw = indexWidth(nv);
   const tw = indexWidth((s.morphTargets[0]?.tangents.length ?? 0) / 4);
   writeIndices(w, s.coordIndices, cw, `${path}/coordIndices`);

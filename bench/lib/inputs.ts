@@ -7,26 +7,16 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormatId } from '../../shared/formats/registry.ts';
-import { corpusFiles, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
+import { CORPUS_FOLDER, corpusFiles, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
 
-/** Corpus folder of each format. */
-export const CORPUS_FOLDERS: Record<FormatId, string> = {
-  'lodka-lod': 'lodka',
-  'p3d-odol': 'p3d_odol',
-  'p3d-mlod': 'p3d_mlod',
-  'grimrock-model': 'grimrock_model',
-  'grimrock-animation': 'grimrock_animation',
-  'unigine-mesh': 'unigine_mesh',
-  'unigine-anim': 'unigine_anim',
-};
 
 /** Every format the project knows, in the order tables print them. */
-export const FORMAT_IDS = Object.keys(CORPUS_FOLDERS) as FormatId[];
+export const FORMAT_IDS = Object.keys(CORPUS_FOLDER) as FormatId[];
 
 /** Real files of one format: `{ file, bytes }`, sorted by name; empty without the corpus. */
 export function corpusInputs(format: FormatId): { file: string; bytes: number }[] {
   if (!hasCorpus) return [];
-  return corpusFiles(CORPUS_FOLDERS[format])
+  return corpusFiles(CORPUS_FOLDER[format])
     .filter((f) => !f.endsWith('.tsv') && statSync(f).isFile())
     .map((file) => ({ file, bytes: statSync(file).size }));
 }

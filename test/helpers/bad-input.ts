@@ -1,6 +1,19 @@
 import type { FormatCodec } from '../../shared/formats/registry.ts';
-import { isDecodeError } from '../../shared/errors.ts';
+import { expect } from 'vitest';
+import { isDecodeError, type DecodeError } from '../../shared/errors.ts';
 import { dropRaw } from '../../shared/model/lossless.ts';
+
+
+/** Runs `fn` and returns the DecodeError it throws; fails the test when it throws anything else or nothing. */
+export function expectDecodeError(fn: () => unknown): DecodeError {
+  try {
+    fn();
+  } catch (e) {
+    expect(isDecodeError(e)).toBe(true);
+    return e as DecodeError;
+  }
+  throw new Error('expected a DecodeError');
+}
 
 /**
  * Truncations, bit flips and forged large values at about `positions` places of a file. Throws

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FormatId } from '../../shared/formats/registry.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const corpusDir = process.env.LODSMITH_CORPUS ?? resolve(repoRoot, '../shared/corpus');
@@ -20,6 +21,17 @@ export function corpusFiles(folder: string): string[] {
     .sort()
     .map((f) => join(dir, f));
 }
+
+/** Corpus folder of each format id. */
+export const CORPUS_FOLDER: Record<FormatId, string> = {
+  'lodka-lod': 'lodka',
+  'p3d-odol': 'p3d_odol',
+  'p3d-mlod': 'p3d_mlod',
+  'grimrock-model': 'grimrock_model',
+  'grimrock-animation': 'grimrock_animation',
+  'unigine-mesh': 'unigine_mesh',
+  'unigine-anim': 'unigine_anim',
+};
 
 export function readBytes(file: string): Uint8Array {
   const b = readFileSync(file);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
-import { isDecodeError, type DecodeError } from '../../shared/errors.ts';
+import { expectDecodeError } from '../helpers/bad-input.ts';
 
 // The decoder copies short literal runs and matches 4 bytes per step, long ones natively, runs of
 // one byte with fill, and overlapping matches of distance 2 or 3 byte by byte. These hand-built
@@ -74,15 +74,6 @@ function builder(): {
   };
 }
 
-function decodeError(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    expect(isDecodeError(e)).toBe(true);
-    return e as DecodeError;
-  }
-  throw new Error('expected a DecodeError');
-}
 
 function expectDecodes(b: Built): void {
   const r = lzo1xDecompress(b.stream, 0, b.expected.length);
@@ -178,7 +169,7 @@ describe('LZO1X literal copies', () => {
       // Without the end marker the run ends at the last byte of the input; the decoder then
       // wants the marker, which is missing.
       const cut = built.stream.subarray(0, built.stream.length - 3);
-      const e = decodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
+      const e = expectDecodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
       expect(e.offset).toBe(cut.length);
     }
   });
@@ -195,7 +186,7 @@ describe('LZO1X copies that would cross an end', () => {
         for (const short of [1, 2, 3, 4]) {
           const size = built.expected.length - short;
           if (size < 20) continue;
-          const e = decodeError(() => lzo1xDecompress(built.stream, 0, size));
+          const e = expectDecodeError(() => lzo1xDecompress(built.stream, 0, size));
           expect(e.offset).toBe(built.starts[1]);
           expect(e.detail).toMatch(/overflows the output/);
         }
@@ -209,11 +200,11 @@ describe('LZO1X copies that would cross an end', () => {
       b.lit(pattern(12, 1));
       b.match(5, 4, trailing);
       const built = b.done();
-      const e = decodeError(() => lzo1xDecompress(built.stream, 0, built.expected.length - 1));
+      const e = expectDecodeError(() => lzo1xDecompress(built.stream, 0, built.expected.length - 1));
       expect(e.offset).toBe(built.starts[1]);
       expect(e.detail).toMatch(/trailing literals overflow the output/);
       const cut = built.stream.subarray(0, built.stream.length - 4);
-      const f = decodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
+      const f = expectDecodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
       expect(f.offset).toBe(built.starts[1]);
       expect(f.detail).toMatch(/trailing literals run past the input/);
     }
@@ -227,13 +218,13 @@ describe('LZO1X copies that would cross an end', () => {
       b.lit(pattern(n, n));
       const built = b.done();
       for (const short of [1, 3, 4]) {
-        const e = decodeError(() => lzo1xDecompress(built.stream, 0, built.expected.length - short));
+        const e = expectDecodeError(() => lzo1xDecompress(built.stream, 0, built.expected.length - short));
         expect(e.offset).toBe(built.starts[2]);
         expect(e.detail).toMatch(/overflows the output/);
       }
       for (const cutBy of [4, 5, 6]) {
         const cut = built.stream.subarray(0, built.stream.length - cutBy);
-        const e = decodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
+        const e = expectDecodeError(() => lzo1xDecompress(cut, 0, built.expected.length));
         expect(e.offset).toBe(built.starts[2]);
         expect(e.detail).toMatch(/runs past the input/);
       }
@@ -248,7 +239,7 @@ describe('LZO1X copies that would cross an end', () => {
     b.lit(pattern(33, 4));
     const built = b.done();
     for (let cut = 0; cut < built.stream.length; cut++) {
-      decodeError(() => lzo1xDecompress(built.stream.subarray(0, cut), 0, built.expected.length));
+      expectDecodeError(() => lzo1xDecompress(built.stream.subarray(0, cut), 0, built.expected.length));
     }
   });
 });

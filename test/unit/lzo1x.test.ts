@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lzo1xCompress, lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
-import { DecodeError, isDecodeError } from '../../shared/errors.ts';
+import { isDecodeError } from '../../shared/errors.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { sampleInputs, scanCompressedArrays } from './lzss-lzo-samples.ts';
+import { expectDecodeError } from '../helpers/bad-input.ts';
 
 function b64(s: string): Uint8Array {
   return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
@@ -30,15 +31,6 @@ const LIBLZO_TEXT_999 =
 const LIBLZO_FAR_999 =
   '3QAfPl18m7rZ+Bc2VXSTstHwDy5NbIuqyegHJkVkg6LB4P8ePVx7mrnY9xY1VHOSsdDvDi1Ma4qpyOcGJURjgqHA3/4dPFt6mbjX9hU0U3KRsM/uDSxLaomox+YFJENigaC/3v0cO1p5mLfW9RQzUnGQr87tDCtKaYinxuUEI0JhgJ++3fwbOll4l7bV9BMyUXCPrs3sCypJaIemxeQDIkFgf5693PsaOVh3lrXU8xIxUG+OrczrCilIZ4alxOMCIUBffp282/oZAAECAyATDAAgFtgAIKgMACDe+QMBIN75AwIg3vgDIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAADm/A8gAAAAAAAAAOb8DyAAAAAAAAAA5vwPIAAAAAAAAF78Dxi/4G0RAAA=';
 
-function expectDecodeError(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    expect(isDecodeError(e)).toBe(true);
-    return e as DecodeError;
-  }
-  throw new Error('expected a DecodeError');
-}
 
 describe('LZO1X decompression of liblzo2 streams', () => {
   it.each([

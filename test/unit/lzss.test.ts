@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { lzssChecksums, lzssCompress, lzssDecompress } from '../../shared/binary/lzss.ts';
-import { DecodeError, isDecodeError } from '../../shared/errors.ts';
+import { isDecodeError } from '../../shared/errors.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { sampleInputs, scanCompressedArrays } from './lzss-lzo-samples.ts';
+import { expectDecodeError } from '../helpers/bad-input.ts';
 
-function expectDecodeError(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    expect(isDecodeError(e)).toBe(true);
-    return e as DecodeError;
-  }
-  throw new Error('expected a DecodeError');
-}
 
 function withSum(stream: number[], data: Uint8Array, signed = false): Uint8Array {
   const s = signed ? lzssChecksums(data).signed : lzssChecksums(data).unsigned;

@@ -7,18 +7,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import '../../../shared/formats/index.ts';
 import { allFormats, detectFormat, type FormatCodec, type FormatId } from '../../../shared/formats/registry.ts';
-import { corpusFiles, readBytes, repoRoot } from '../../helpers/corpus.ts';
+import { CORPUS_FOLDER, corpusFiles, readBytes, repoRoot } from '../../helpers/corpus.ts';
 
-/** Corpus folder of each format id. */
-export const CORPUS_FOLDER: Record<FormatId, string> = {
-  'lodka-lod': 'lodka',
-  'p3d-odol': 'p3d_odol',
-  'p3d-mlod': 'p3d_mlod',
-  'grimrock-model': 'grimrock_model',
-  'grimrock-animation': 'grimrock_animation',
-  'unigine-mesh': 'unigine_mesh',
-  'unigine-anim': 'unigine_anim',
-};
 
 /** Formats whose files hold animation only (converted with a model via --anim). */
 export const ANIMATION_FORMATS: readonly FormatId[] = ['grimrock-animation', 'unigine-anim'];

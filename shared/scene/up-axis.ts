@@ -4,6 +4,7 @@
  * round-trip byte for byte, and the inspector shows the stored numbers); viewers and exporters
  * turn the model upright with one rotation above its root instead.
  */
+import { multiply } from './mat4.ts';
 import type { Mat4, Scene, UpAxis } from './scene.ts';
 
 /**
@@ -79,14 +80,3 @@ function extents(scene: Scene): [number, number, number] | undefined {
   return [max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!];
 }
 
-function multiply(a: Mat4, b: Mat4): Mat4 {
-  const out = new Array<number>(16);
-  for (let c = 0; c < 4; c++) {
-    for (let r = 0; r < 4; r++) {
-      let s = 0;
-      for (let k = 0; k < 4; k++) s += a[k * 4 + r]! * b[c * 4 + k]!;
-      out[c * 4 + r] = s;
-    }
-  }
-  return out;
-}

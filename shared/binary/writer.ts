@@ -75,6 +75,8 @@ export class BinaryWriter {
   private buf: Uint8Array;
   private view: DataView;
   pos = 0;
+  /** Set while the buffer is one {@link finish} handed out (patching it would change the caller's bytes). */
+  private spent = false;
   /** True for a {@link ByteCounter}: nothing is stored, only positions move. */
   readonly counting: boolean = false;
 
@@ -102,6 +104,8 @@ export class BinaryWriter {
   ensure(n: number): void {
     const need = this.pos + n;
     if (need <= this.buf.length) return;
+    // Growing copies into a new buffer: the one finish() handed out is no longer ours to touch.
+    this.spent = false;
     let cap = Math.max(64, this.buf.length * 2);
     while (cap < need) cap *= 2;
     const next = new Uint8Array(cap);
@@ -264,20 +268,25 @@ export class BinaryWriter {
     return at;
   }
   patchI32(at: number, v: number): void {
+    if (this.spent) throw new Error('BinaryWriter: patched after finish() handed out its buffer');
     this.view.setInt32(at, v, true);
   }
   patchU32(at: number, v: number): void {
+    if (this.spent) throw new Error('BinaryWriter: patched after finish() handed out its buffer');
     this.view.setUint32(at, v >>> 0, true);
   }
 
   /**
    * The written bytes, sized exactly and starting at offset 0 of their own ArrayBuffer. When the
    * writer is exactly full (it was sized with the output's length) that is the writer's buffer
-   * itself, with no copy: the writer is done then, and must not be patched afterwards.
+   * itself, with no copy, and patching it afterwards throws.
    */
   finish(): Uint8Array {
-    if (this.pos === this.buf.length) return this.buf;
-    return copyBytes(this.buf.subarray(0, this.pos));
+    if (this.pos !== this.buf.length) return copyBytes(this.buf.subarray(0, this.pos));
+    // The caller owns these bytes now: a later patch would change them, so it throws instead
+    // (writing on grows into a new buffer and leaves them alone).
+    this.spent = true;
+    return this.buf;
   }
 }
 

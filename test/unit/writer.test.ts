@@ -65,11 +65,18 @@ describe('BinaryWriter sizing', () => {
     expect(a.length).toBe(8);
     expect(a.buffer.byteLength).toBe(8);
     expect(w.finish()).toBe(a);
-    // Writing on grows into a new buffer: the bytes handed out stay as they were.
+    // Patching would change the bytes handed out: refused, and they stay as they were.
+    expect(() => w.patchU32(0, 9)).toThrow(/after finish/);
+    expect(() => w.patchI32(4, 9)).toThrow(/after finish/);
+    expect(Array.from(a)).toEqual([1, 0, 0, 0, 2, 0, 0, 0]);
+    // Writing on grows into a new buffer: the bytes handed out stay as they were, and the new
+    // buffer can be patched again.
     w.u32(3);
+    w.patchU32(0, 5);
     expect(Array.from(a)).toEqual([1, 0, 0, 0, 2, 0, 0, 0]);
     const b = w.finish();
     expect(b).not.toBe(a);
+    expect(Array.from(b.subarray(0, 4))).toEqual([5, 0, 0, 0]);
     expect(b.length).toBe(12);
     expect(b.byteOffset).toBe(0);
     expect(b.buffer.byteLength).toBe(12);

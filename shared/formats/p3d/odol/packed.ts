@@ -81,10 +81,16 @@ export interface PackedArray<T extends TypedArray = TypedArray> {
 /** Upper bound on how much a stream can expand: LZO codes runs of 255 bytes per input byte. */
 const MAX_RATIO = 256;
 
-function toTyped<T extends TypedArray>(bytes: Uint8Array, t: ElementType<T>): T {
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  return t.make(copy.buffer, bytes.length / t.bytesPerValue);
+/**
+ * The values of a block as a typed array. A decompressed block (`owned`: a fresh buffer nothing
+ * else holds) becomes the array as it is; bytes of the file are copied, since they may sit at any
+ * alignment and the document must not share memory with the input.
+ */
+function toTyped<T extends TypedArray>(bytes: Uint8Array, t: ElementType<T>, owned = false): T {
+  const n = bytes.length / t.bytesPerValue;
+  if (owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return t.make(bytes.buffer as ArrayBuffer, n);
+  // new Uint8Array(typedArray) copies without zero-filling first.
+  return t.make(new Uint8Array(bytes).buffer, n);
 }
 
 export function typedBytes(a: TypedArray): Uint8Array {
@@ -99,7 +105,7 @@ export function readBlock(
   r: BinaryReader,
   ctx: PackContext,
   size: number,
-): { bytes: Uint8Array; flag?: number; packed?: Uint8Array } {
+): { bytes: Uint8Array; flag?: number; packed?: Uint8Array; owned?: true } {
   if (size === 0) return { bytes: new Uint8Array(0) };
   let flag: number | undefined;
   let compressed = size >= 1024;
@@ -123,7 +129,7 @@ export function readBlock(
   }
   const { data, consumed } = res;
   r.pos = start + consumed;
-  return { bytes: data, packed: r.viewAt(start, start + consumed), ...(flag !== undefined ? { flag } : {}) };
+  return { bytes: data, owned: true, packed: r.viewAt(start, start + consumed), ...(flag !== undefined ? { flag } : {}) };
 }
 
 function checkCount(r: BinaryReader, n: number, elementSize: number, at: number): number {
@@ -139,7 +145,7 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     const elementSize = t.bytesPerValue * t.components;
     const n = checkCount(r, r.i32(), elementSize, start);
     const b = readBlock(r, ctx, n * elementSize);
-    const out: PackedArray<T> = { data: toTyped(b.bytes, t) };
+    const out: PackedArray<T> = { data: toTyped(b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
     if (b.packed) out.packed = b.packed;
     out.$span = [start, r.pos];
@@ -160,7 +166,7 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
       out = { data: toTyped(r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
     } else {
       const b = readBlock(r, ctx, n * elementSize);
-      out = { data: toTyped(b.bytes, t), fill };
+      out = { data: toTyped(b.bytes, t, b.owned), fill };
       if (b.flag !== undefined) out.flag = b.flag;
       if (b.packed) out.packed = b.packed;
     }

@@ -46,8 +46,12 @@ const MATCH_NATIVE_MIN = 16;
  * most 18 bytes copied in 8-byte steps (at most 24 bytes read and written); matches of at most 33
  * bytes copied in 8-byte steps (at most 40 bytes written); then the trailing literals as one
  * 4-byte copy (at most 7 bytes past the instruction's start read, 37 past the match's start
- * written). Bytes written past an instruction's end are overwritten by the instructions after it,
- * and the end marker is only accepted at exactly the expected size, so none survive.
+ * written). An M2 match taken together with the literal run before it stays inside the run's
+ * margins: its 4 instruction bytes start at most 19 bytes past the run's start and the 4 bytes of
+ * its trailing literals at most 21 (25 read in all), and it writes 8 + 4 bytes from at most 18
+ * past the run's start (30 written in all).
+ * Bytes written past an instruction's end are overwritten by the instructions after it, and the
+ * end marker is only accepted at exactly the expected size, so none survive.
  */
 const FAST_IN = 32;
 const FAST_OUT = 48;
@@ -141,24 +145,56 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         if (state === 0) {
           // Literal run of 4..18 bytes, 8 bytes per step (longer ones extend: checked path).
           if (t === 0) break;
-          const stop = (op + t + 3) | 0;
-          const delta = (ip + 1 - op) | 0;
-          do {
-            ov.setFloat64(op, sv.getFloat64((op + delta) | 0, true), true);
-            op = (op + 8) | 0;
-          } while (op < stop);
-          op = stop;
-          ip = (stop + delta) | 0;
-          state = 4;
-          continue fast;
+          // Reads first: after a store through a DataView the engine re-checks both views (map,
+          // length, buffer) at their next access, while a read after a read is cheap.
+          const p = (ip + 1) | 0;
+          const a = sv.getFloat64(p, true);
+          // The next instruction's first 4 bytes (starting at most 19 bytes past this run's start).
+          const w2 = sv.getInt32((p + t + 3) | 0, true);
+          if (t <= 5) {
+            ov.setFloat64(op, a, true);
+          } else {
+            const b = sv.getFloat64((p + 8) | 0, true);
+            if (t <= 13) {
+              ov.setFloat64(op, a, true);
+              ov.setFloat64((op + 8) | 0, b, true);
+            } else {
+              const c = sv.getFloat64((p + 16) | 0, true);
+              ov.setFloat64(op, a, true);
+              ov.setFloat64((op + 8) | 0, b, true);
+              ov.setFloat64((op + 16) | 0, c, true);
+            }
+          }
+          op = (op + t + 3) | 0;
+          ip = (p + t + 3) | 0;
+          // An M2 match straight after the run, the most common pair on model data: decoded from
+          // the bytes read above, its reads and writes (at most 8 + 3 past the run) are still
+          // inside the margins checked for the run.
+          const t2 = w2 & 255;
+          const dist2 = (1 + ((t2 >> 2) & 7) + ((w2 >> 5) & 0x7f8)) | 0;
+          if (t2 < 64 || dist2 > op || dist2 < 4) {
+            state = 4;
+            continue fast;
+          }
+          const from2 = (op - dist2) | 0;
+          if (dist2 >= 8) {
+            ov.setFloat64(op, ov.getFloat64(from2, true), true);
+          } else {
+            ov.setInt32(op, ov.getInt32(from2, true), true);
+            ov.setInt32((op + 4) | 0, ov.getInt32((from2 + 4) | 0, true), true);
+          }
+          op = (op + (t2 >> 5) + 1) | 0;
+          ip = (ip + 2) | 0;
+          s = t2 & 3;
+        } else {
+          // After literals: 3 bytes at 2049..3072 (after a run of 4 or more), else M1: 2 bytes.
+          const dist = ((state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + ((w >> 6) & 0x3fc)) | 0;
+          if (dist > op || dist < 4) break;
+          ov.setInt32(op, ov.getInt32((op - dist) | 0, true), true);
+          op = (op + (state === 4 ? 3 : 2)) | 0;
+          ip = (ip + 2) | 0;
+          s = t & 3;
         }
-        // After literals: 3 bytes at 2049..3072 (after a run of 4 or more), else M1: 2 bytes.
-        const dist = ((state === 4 ? 1 + M2_MAX_OFFSET : 1) + (t >> 2) + ((w >> 6) & 0x3fc)) | 0;
-        if (dist > op || dist < 4) break;
-        ov.setInt32(op, ov.getInt32((op - dist) | 0, true), true);
-        op = (op + (state === 4 ? 3 : 2)) | 0;
-        ip = (ip + 2) | 0;
-        s = t & 3;
       } else if (t >= 32) {
         // M3: 3..33 bytes within 16 KiB, 8 bytes per step (longer ones extend: checked path).
         const dist = (((w >>> 10) & 0x3fff) + 1) | 0;
@@ -183,8 +219,18 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         ip = (ip + 3) | 0;
         s = (w >> 8) & 3;
       } else {
-        // M4 and the end marker: checked path.
-        break;
+        // M4: 3..9 bytes at 16385..49151, at most two 8-byte steps (longer ones extend, and far 0
+        // is the end marker: checked path).
+        const far = (((t & 8) << 11) + ((w >>> 10) & 0x3fff)) | 0;
+        const dist = (far + M3_MAX_OFFSET) | 0;
+        if ((t & 7) === 0 || far === 0 || dist > op) break;
+        const from = (op - dist) | 0;
+        const stop = (op + (t & 7) + 2) | 0;
+        ov.setFloat64(op, ov.getFloat64(from, true), true);
+        if ((t & 7) > 6) ov.setFloat64((op + 8) | 0, ov.getFloat64((from + 8) | 0, true), true);
+        op = stop;
+        ip = (ip + 3) | 0;
+        s = (w >> 8) & 3;
       }
       if (s !== 0) {
         // 1..3 literals follow the match: one 4-byte copy.
@@ -206,7 +252,7 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
 
 /**
  * Decodes one instruction at `c.ip` with every bound checked, byte by byte or with native copies:
- * the instructions the fast loop leaves (extended lengths, M4, distances under 4, the end marker,
+ * the instructions the fast loop leaves (extended lengths, distances under 4, the end marker,
  * everything near the end of the input or of the output). Returns true after the end marker.
  */
 function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number): boolean {

@@ -225,6 +225,40 @@ describe('LZO1X fast loop', () => {
     expect(same(lzo1xDecompress(stream, 0, expected.length).data, expected)).toBe(true);
   });
 
+  it('literal runs of 4..18 bytes each followed by an M2 match, and short M4 matches', () => {
+    // The fast loop decodes an M2 right after a literal run from bytes it read with the run, and
+    // M4 matches of 3..9 bytes in one or two 8-byte steps: every run length, M2 length, distance
+    // class (1..3 left to the checked path, 4..7 overlapping, 8 and more) and 0..3 trailing
+    // literals, then M4 of every short length at both ends of its distance range.
+    const rng = new Rng(11);
+    const b = new StreamBuilder();
+    b.lit(bytes(rng, 3000));
+    const dists = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 100, 2047, 2048];
+    for (let n = 4; n <= 18; n++) {
+      for (const dist of dists) {
+        for (let len = 3; len <= 8; len++) {
+          if (b.state !== 0) b.m3(3, 5);
+          b.lit(bytes(rng, n));
+          b.m2(len, dist, bytes(rng, (n + len + dist) % 4));
+        }
+      }
+    }
+    b.m3(200, 1);
+    b.lit(bytes(rng, 20000));
+    for (let len = 3; len <= 10; len++) {
+      for (const dist of [16385, 16386, 16391, 32768, 32769, 49151]) {
+        b.m4(len, dist, bytes(rng, (len + dist) % 4));
+        if (b.state === 0) b.lit(bytes(rng, 4 + (len % 15)));
+        else b.short(3);
+      }
+    }
+    b.lit(bytes(rng, 100));
+    const { stream, expected } = b.done();
+    const r = lzo1xDecompress(stream, 0, expected.length);
+    expect(r.consumed).toBe(stream.length);
+    expect(same(r.data, expected)).toBe(true);
+  });
+
   it('long last instructions that end exactly at the expected size and just before the end marker', () => {
     // The fast loop's margins must cover the longest instruction it takes (an M3 of 33 bytes and
     // 3 trailing literals, a literal run of 18): here every such instruction ends the output.

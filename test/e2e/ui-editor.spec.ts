@@ -22,22 +22,15 @@ async function putSample(root: string, name = 'robot.lod'): Promise<string> {
 
 /** Mean colour of the viewport's drawing buffer (the canvas keeps it for screenshots). */
 async function viewportMean(page: Page): Promise<[number, number, number]> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 96;
-    tmp.height = 64;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0, tmp.width, tmp.height);
-    const d = g.getImageData(0, 0, tmp.width, tmp.height).data;
-    const s = [0, 0, 0];
-    for (let i = 0; i < d.length; i += 4) {
-      s[0]! += d[i]!;
-      s[1]! += d[i + 1]!;
-      s[2]! += d[i + 2]!;
-    }
-    const n = d.length / 4;
-    return [s[0]! / n, s[1]! / n, s[2]! / n] as [number, number, number];
-  });
+  const rgb = await viewportPixels(page);
+  const s = [0, 0, 0];
+  for (let i = 0; i < rgb.length; i += 3) {
+    s[0]! += rgb[i]!;
+    s[1]! += rgb[i + 1]!;
+    s[2]! += rgb[i + 2]!;
+  }
+  const n = rgb.length / 3;
+  return [s[0]! / n, s[1]! / n, s[2]! / n];
 }
 /** The viewport scaled to 96x64 RGB, for comparing two frames pixel by pixel. */
 async function viewportPixels(page: Page): Promise<number[]> {

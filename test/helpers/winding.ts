@@ -1,3 +1,8 @@
+import { basename } from 'node:path';
+import { expect } from 'vitest';
+import type { FormatCodec } from '../../shared/formats/registry.ts';
+import { readBytes } from './corpus.ts';
+
 /**
  * Counts triangles wound counter-clockwise around their stored vertex normals versus clockwise,
  * over a whole scene: a codec whose scene mapping mirrors an axis without flipping the winding
@@ -19,4 +24,12 @@ export function windingAgreement(scene: { meshes: { positions: Float32Array; nor
     }
   }
   return [ccw, cw];
+}
+
+/** Every file's scene is wound counter-clockwise around its normals, all but 1% of triangles. */
+export function expectCounterClockwise(codec: FormatCodec, files: readonly string[]): void {
+  for (const file of files) {
+    const [ccw, cw] = windingAgreement(codec.toScene(codec.decode(readBytes(file))));
+    expect(cw, basename(file)).toBeLessThanOrEqual(Math.ceil((ccw + cw) * 0.01));
+  }
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertEncodeDecode } from '../helpers/property.ts';
 import { decodeAnim, encodeAnim } from '../../shared/formats/unigine/anim-io.ts';
+import { frameCounts } from '../../shared/formats/unigine/frames.ts';
 import { decodeMesh, encodeMesh, type UnigineMesh } from '../../shared/formats/unigine/mesh-codec.ts';
 import { lz4Compress, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
 import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineSurface } from '../../shared/formats/unigine/schema.ts';
@@ -14,20 +15,10 @@ const f32Array = (n: number): fc.Arbitrary<Float32Array> => fc.array(f32, { minL
 const i16Array = (n: number): fc.Arbitrary<Int16Array> => fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: n, maxLength: n }).map((a) => Int16Array.from(a));
 const u16Array = (n: number): fc.Arbitrary<Uint16Array> => fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: n, maxLength: n }).map((a) => Uint16Array.from(a));
 
-function componentCounts(flags: number[]): { t: number; r: number; s: number } {
-  let t = 0, r = 0, s = 0;
-  for (const x of flags) {
-    for (let k = 0; k < 3; k++) if (x & (1 << k)) t++;
-    if (x & 8) r++;
-    for (let k = 4; k < 7; k++) if (x & (1 << k)) s++;
-  }
-  return { t, r, s };
-}
-
 function clipArb<Q extends boolean>(quantised: Q, numBones: number): fc.Arbitrary<Q extends true ? AnimClip : UnigineClip<Float32Array>> {
   return fc.record({ name, nb: fc.integer({ min: 0, max: 3 }), frames: fc.integer({ min: 0, max: 4 }), flag: fc.integer({ min: 0, max: 255 }), box: floats(12) }).chain((c) =>
     fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: c.nb * c.frames, maxLength: c.nb * c.frames }).chain((flags) => {
-      const n = componentCounts(flags);
+      const n = frameCounts(Uint8Array.from(flags));
       return fc.record({
         bones: fc.array(fc.integer({ min: 0, max: Math.max(0, numBones - 1) }), { minLength: c.nb, maxLength: c.nb }),
         t: quantised ? u16Array(n.t) : f32Array(n.t),

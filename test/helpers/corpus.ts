@@ -3,7 +3,7 @@
  * (`../shared/corpus`) and is never copied into it. Tests that need it skip when it is absent;
  * LODSMITH_CORPUS points elsewhere.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FormatId } from '../../shared/formats/registry.ts';
@@ -12,14 +12,18 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
 export const corpusDir = process.env.LODSMITH_CORPUS ?? resolve(repoRoot, '../shared/corpus');
 export const hasCorpus = existsSync(join(corpusDir, 'MANIFEST.tsv'));
 
-/** Files of one corpus folder (e.g. `lodka`, `p3d_odol`), sorted; empty when the corpus is absent. */
+/**
+ * Files directly in one corpus folder (e.g. `lodka`, `p3d_odol`), sorted; empty when the corpus
+ * is absent. Sub-folders (such as `textured/`'s model trees) are not files and are left out.
+ */
 export function corpusFiles(folder: string): string[] {
   const dir = join(corpusDir, folder);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => !f.startsWith('.'))
     .sort()
-    .map((f) => join(dir, f));
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 /** Corpus folder of each format id. */

@@ -59,7 +59,7 @@ function decodeInner(bytes: Uint8Array): LodDocument {
   const seen = new Map<string, number>();
   while (r.remaining >= CHUNK_HEADER_SIZE) chunks.push(readChunk(r, ctx, seen));
   const trailing = r.bytesCopy(r.remaining, 'trailing bytes');
-  return { format: 'lodka-lod', signature, chunks, trailing };
+  return { format: 'lodka-lod', signature, chunks, trailing, $span: [0, bytes.length] };
 }
 
 /** IDs that normally occur once in their parent: named without an index unless repeated. */

@@ -461,6 +461,8 @@ export interface LodDocument {
   chunks: LodChunk[];
   /** Bytes after the last chunk too short to be a chunk header, kept. */
   trailing: Uint8Array;
+  /** The whole file as read (the structure tree's root range). */
+  $span?: Span;
 }
 
 export function isContainer(c: LodChunk): c is ContainerChunk {

@@ -117,7 +117,7 @@ export function outlineLod(doc: LodDocument, fileName = 'LODka3D1'): OutlineNode
       return n;
     });
   };
-  const root: OutlineNode = { path: [], name: fileName, kind: 'file', children: build(doc.chunks, ['chunks']), actions: { add: ['LOD1', ...LOD1_CHILD_KINDS] } };
+  const root: OutlineNode = { path: [], name: fileName, kind: 'file', ...(doc.$span ? { span: doc.$span } : {}), children: build(doc.chunks, ['chunks']), actions: { add: ['LOD1', ...LOD1_CHILD_KINDS] } };
   root.count = doc.chunks.length;
   return root;
 }

@@ -61,6 +61,8 @@ export interface Animations {
 
 export interface OdolV4xDocument {
   format: 'p3d-odol';
+  /** The whole file as read (the structure tree's root range). */
+  $span?: Span;
   version: number;
   /** v59+: application id. */
   appId?: number;
@@ -240,7 +242,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
   r.skip(4, 'signature');
   const version = r.u32();
   const ctx = packContext(version);
-  const doc = { format: 'p3d-odol', version } as OdolV4xDocument;
+  const doc = { format: 'p3d-odol', version, $span: [0, bytes.length] } as OdolV4xDocument;
   if (version >= 59) doc.appId = r.u32();
   if (version >= 58) doc.prefix = r.within('prefix', () => r.cstring());
   const nLods = r.i32Count(4 + 8 + 1, 'LODs');

@@ -86,6 +86,8 @@ export interface OdolV7Lod {
 
 export interface OdolV7Document {
   format: 'p3d-odol';
+  /** The whole file as read (the structure tree's root range). */
+  $span?: Span;
   version: 7;
   lods: OdolV7Lod[];
   footer: Record<string, unknown>;
@@ -239,7 +241,7 @@ export function decodeV7(bytes: Uint8Array): OdolV7Document {
   lods.forEach((l, i) => storeResolution(l, res[i]!));
   const footer = r.within('footer', () => v7Footer.read(r)) as unknown as Record<string, unknown>;
   r.expectEnd('ODOL v7 file');
-  return { format: 'p3d-odol', version: 7, lods, footer };
+  return { format: 'p3d-odol', version: 7, lods, footer, $span: [0, bytes.length] };
 }
 
 export function encodeV7(doc: OdolV7Document, opts: EncodeOptions = {}): Uint8Array {

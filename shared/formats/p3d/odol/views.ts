@@ -77,7 +77,8 @@ export function outlineOdol(doc: OdolDocument): OutlineNode {
     if (d.physx) children.push({ path: ['physx'], name: 'physx', kind: 'physics', count: d.physx.lists.reduce((s, l) => s + l.meshes.length, 0) });
     if (d.trailer.length) children.push({ path: ['trailer'], name: 'trailer', kind: 'raw', count: d.trailer.length, actions: { bytes: true } });
   }
-  return { path: [], name: `ODOL v${doc.version}`, kind: 'file', children, span: [0, Number.MAX_SAFE_INTEGER] };
+  // The root is the file as read; a document built in memory has no range.
+  return { path: [], name: `ODOL v${doc.version}`, kind: 'file', children, ...(doc.$span ? { span: doc.$span } : {}) };
 }
 
 /** The schema of the record at `path`, when it is one of the fixed records. */

@@ -72,6 +72,8 @@ export const ICONS: Record<string, string> = {
   sample: 'M8 1.5l1.9 4 4.4.5-3.3 3 .9 4.4L8 11.2 4.1 13.4l.9-4.4-3.3-3 4.4-.5z',
   skeletonToggle: 'M8 2v4 M8 6l-4 3 M8 6l4 3 M8 6v5 M8 11l-2.5 3.5 M8 11l2.5 3.5',
   sun: 'M8 5a3 3 0 1 0 0 6 3 3 0 1 0 0-6z M8 1v2 M8 13v2 M1 8h2 M13 8h2',
+  placeholder: 'M2.5 13.5L13.5 13.5 2.5 3z M5 13.5v-2.5h-2.5',
+  png: 'M2 3h12v10H2z M2 11l4-3.5 3 2.5 2-1.5 3 2.5 M10.5 5.5a1 1 0 1 0 0.01 0z',
   glb: 'M8 1.8l5.5 3.1v6.2L8 14.2l-5.5-3.1V4.9z M5 8.5l2 2 4-4',
 };
 

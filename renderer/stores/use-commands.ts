@@ -50,11 +50,22 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
       if (p) await docs.saveAs(p);
     } else view.dialog = 'saveAs';
   }
+  /** Only LODka files have a screenshot block (IMG1). */
+  const hasImg1 = () => docs.active?.format === 'lodka-lod';
+  const shot = () => view.viewport?.capturePng({ helpers: view.shotHelpers, size: view.shotSize });
   async function screenshot() {
-    const v = view.viewport;
-    if (!v || !docs.active) return;
-    const png = await v.capturePng();
-    await docs.screenshot(png, `${docs.active.fileName.replace(/\.[^.]+$/, '')}.png`);
+    if (!view.viewport || !docs.active || !hasImg1()) return;
+    const png = await shot();
+    if (png) await docs.screenshot(png, `${docs.active.fileName.replace(/\.[^.]+$/, '')}.png`);
+  }
+  async function exportPng() {
+    const d = docs.active;
+    if (!view.viewport || !d) return;
+    const png = await shot();
+    if (!png) return;
+    const name = `${d.fileName.replace(/\.[^.]+$/, '')}.png`;
+    saveBytes(png, name, 'image/png');
+    docs.notice = `Saved the view as ${name} (${png.length.toLocaleString()} bytes)`;
   }
   async function exportGltf() {
     const d = docs.active;
@@ -68,7 +79,7 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     const ok = await docs.call('doc:exportGltf', { id: d.id, path: target, ...(lod ? { lod } : {}), ...(up ? { up } : {}) }, 'glTF export failed');
     if (ok !== undefined) docs.notice = `Exported ${target}`;
   }
-  const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders') => () => {
+  const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders' | 'proxies' | 'placeholders') => () => {
     view[key] = !view[key];
   };
 
@@ -91,7 +102,10 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     { id: 'view:grid', label: 'Grid', keys: 'Alt+G', icon: 'grid', checked: () => view.grid, run: toggle('grid') },
     { id: 'view:skeleton', label: 'Skeleton', keys: 'Alt+K', icon: 'skeleton', checked: () => view.skeleton, run: toggle('skeleton') },
     { id: 'view:colliders', label: 'Colliders', keys: 'Alt+C', icon: 'colliders', checked: () => view.colliders, run: toggle('colliders') },
-    { id: 'view:screenshot', label: 'Store Screenshot in Model', keys: 'Ctrl+Shift+P', icon: 'camera', enabled: hasDoc, run: screenshot },
+    { id: 'view:proxies', label: 'Proxy Markers', keys: 'Alt+X', icon: 'proxy', checked: () => view.proxies, run: toggle('proxies') },
+    { id: 'view:placeholders', label: 'Proxy Placeholder Faces', icon: 'placeholder', checked: () => view.placeholders, run: toggle('placeholders') },
+    { id: 'view:screenshot', label: 'Store Screenshot in Model (IMG1)', keys: 'Ctrl+Shift+P', icon: 'camera', enabled: hasImg1, run: screenshot },
+    { id: 'view:exportPng', label: 'Export View as PNG…', icon: 'png', enabled: hasDoc, run: exportPng },
   ];
   const byId = new Map(list.map((c) => [c.id, c]));
   return {

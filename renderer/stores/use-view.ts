@@ -14,6 +14,12 @@ export const useView = defineStore('view', () => {
   const grid = ref(true);
   const skeleton = ref(false);
   const colliders = ref(true);
+  /** P3D proxies as labelled markers, and (off by default: the game never draws them) their placeholder faces. */
+  const proxies = ref(true);
+  const placeholders = ref(false);
+  /** Screenshots: draw the helpers (grid, colliders, bones, markers, selection) too, and the size of the longer side. */
+  const shotHelpers = ref(false);
+  const shotSize = ref(512);
   /** Mesh indices hidden by the user, per document. */
   const hiddenMeshes = reactive(new Map<string, Set<number>>());
   /** P3D: resolution name of the LOD shown, per document. */
@@ -70,7 +76,7 @@ export const useView = defineStore('view', () => {
   }
 
   return {
-    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
+    wireframe, normals, bounds, grid, skeleton, colliders, proxies, placeholders, shotHelpers, shotSize, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
     rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };

@@ -87,7 +87,46 @@ function indicesBelow(idx: Uint32Array, n: number): boolean {
   return true;
 }
 
-function makeGeometry(mesh: SceneMesh): THREE.BufferGeometry {
+/**
+ * The mesh with only the vertices its triangles use: a codec may leave faces out of the preview
+ * (P3D proxy placeholders) while their vertices stay in the shared arrays, and those must not
+ * widen the bounds the camera frames. Returns the mesh itself when every vertex is used.
+ */
+export function usedVerticesOnly(mesh: SceneMesh): SceneMesh {
+  const n = mesh.positions.length / 3;
+  const remap = new Int32Array(n).fill(-1);
+  const idx = mesh.indices;
+  for (let i = 0; i < idx.length; i++) if (idx[i]! < n) remap[idx[i]!] = 0;
+  let m = 0;
+  for (let v = 0; v < n; v++) if (remap[v] === 0) remap[v] = m++;
+  if (m === n || m === 0) return mesh;
+  const pick = <T extends Float32Array | Uint16Array>(a: T, dim: number, make: (len: number) => T): T => {
+    if (a.length !== n * dim) return a;
+    const out = make(m * dim);
+    for (let v = 0; v < n; v++) {
+      const w = remap[v]!;
+      if (w >= 0) for (let k = 0; k < dim; k++) out[w * dim + k] = a[v * dim + k]!;
+    }
+    return out;
+  };
+  const f32 = (len: number) => new Float32Array(len);
+  const indices = new Uint32Array(idx.length);
+  // Indices past the vertex list stay past it (makeGeometry drops those triangles).
+  for (let i = 0; i < idx.length; i++) indices[i] = idx[i]! < n ? remap[idx[i]!]! : m + idx[i]!;
+  return {
+    ...mesh,
+    positions: pick(mesh.positions, 3, f32),
+    ...(mesh.normals ? { normals: pick(mesh.normals, 3, f32) } : {}),
+    uvs: mesh.uvs.map((uv) => pick(uv, 2, f32)),
+    ...(mesh.colors ? { colors: pick(mesh.colors, 4, f32) } : {}),
+    ...(mesh.skin ? { skin: { joints: pick(mesh.skin.joints, 4, (len) => new Uint16Array(len)), weights: pick(mesh.skin.weights, 4, f32) } } : {}),
+    ...(mesh.morphs ? { morphs: mesh.morphs.map((t) => ({ ...t, positions: pick(t.positions, 3, f32) })) } : {}),
+    indices,
+  };
+}
+
+function makeGeometry(source: SceneMesh): THREE.BufferGeometry {
+  const mesh = usedVerticesOnly(source);
   const g = new THREE.BufferGeometry();
   g.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
   const n = mesh.positions.length / 3;

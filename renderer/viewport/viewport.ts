@@ -13,6 +13,8 @@ import { upAxisMatrix } from '../../shared/scene/up-axis.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
 import { expandByObjectPrecise } from './bounds.ts';
+import { BoneHelper } from './bone-helper.ts';
+import { ProxyMarkers } from './proxy-markers.ts';
 import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
@@ -22,6 +24,10 @@ export interface ViewOptions {
   grid: boolean;
   skeleton: boolean;
   colliders: boolean;
+  /** P3D proxies: labelled markers. */
+  proxies: boolean;
+  /** P3D proxies: their placeholder faces (the game never draws them). */
+  placeholders: boolean;
   /** Scene mesh indices not drawn. */
   hidden: ReadonlySet<number>;
 }
@@ -51,10 +57,15 @@ export class Viewport {
   private boundsHelper: THREE.Box3Helper | undefined;
   private selectionHelper: THREE.Box3Helper | undefined;
   private normalsHelpers: VertexNormalsHelper[] = [];
-  private skeletonHelper: THREE.SkeletonHelper | undefined;
+  private skeletonHelper: BoneHelper | undefined;
+  private proxyMarkers: ProxyMarkers | undefined;
+  /** DOM layer over the canvas for labels (proxy names). */
+  readonly labelLayer: HTMLElement;
+  /** A label or marker asked to select a document node. */
+  onSelect: ((path: NodePath) => void) | undefined;
   private colliderGroup = new THREE.Group();
   private colliderObjects: { obj: THREE.Object3D; c: SceneCollider }[] = [];
-  private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, hidden: new Set() };
+  private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, proxies: true, placeholders: false, hidden: new Set() };
   private selected: NodePath | null = null;
   private up: UpAxis = 'y';
   private clipIndex = -1;
@@ -89,6 +100,10 @@ export class Viewport {
     this.studio.add(hemi);
     this.scene.add(this.studio, this.schemeLights, this.camera);
     this.helpers.add(this.colliderGroup);
+    this.labelLayer = document.createElement('div');
+    this.labelLayer.className = 'vp-labels';
+    this.labelLayer.dataset.testid = 'viewport-labels';
+    (canvas.parentElement ?? document.body).append(this.labelLayer);
 
     this.resize = new ResizeObserver(() => this.fitSize());
     this.resize.observe(canvas.parentElement ?? canvas);
@@ -336,6 +351,16 @@ export class Viewport {
       if (related(this.selected, m.source) || related(this.selected, m.object.userData.meshSource as NodePath | undefined)) expandByObjectPrecise(box, m.object);
     }
     for (const c of this.colliderObjects) if (related(this.selected, c.c.source)) box.expandByObject(c.obj, true);
+    if (this.built) {
+      for (const p of this.source?.proxies ?? []) {
+        if (this.selected.length < 3 || !related(this.selected, p.source)) continue;
+        // The proxy's placeholder (or, without one, a small box at its origin), in world space.
+        const at = new THREE.Vector3(p.matrix[12], p.matrix[13], p.matrix[14]).applyMatrix4(this.built.root.matrixWorld);
+        const pb = new THREE.Box3().setFromCenterAndSize(at, new THREE.Vector3().setScalar(this.modelBox().getSize(new THREE.Vector3()).length() * 0.03));
+        if (p.placeholder) for (let i = 0; i + 2 < p.placeholder.length; i += 3) pb.expandByPoint(new THREE.Vector3(p.placeholder[i], p.placeholder[i + 1], p.placeholder[i + 2]).applyMatrix4(this.built.root.matrixWorld));
+        box.union(pb);
+      }
+    }
     return box.isEmpty() ? undefined : box;
   }
 
@@ -368,6 +393,11 @@ export class Viewport {
       this.helpers.remove(h);
       h.dispose();
     }
+    if (this.proxyMarkers) {
+      this.helpers.remove(this.proxyMarkers.group);
+      this.proxyMarkers.dispose();
+      this.proxyMarkers = undefined;
+    }
     this.normalsHelpers = [];
     this.grid = this.boundsHelper = this.skeletonHelper = undefined;
     this.colliderGroup.clear();
@@ -397,9 +427,15 @@ export class Viewport {
     }
     // Without meshes the skeleton is all there is to see: show it whatever the toggle says.
     if ((this.opts.skeleton || !this.built?.meshes.length) && this.built?.bones.length) {
-      this.skeletonHelper = new THREE.SkeletonHelper(this.built.root);
-      (this.skeletonHelper.material as THREE.LineBasicMaterial).depthTest = false;
+      this.skeletonHelper = new BoneHelper(this.built.bones, size);
       this.helpers.add(this.skeletonHelper);
+    }
+    const proxies = this.source?.proxies ?? [];
+    if (proxies.length && (this.opts.proxies || this.opts.placeholders)) {
+      this.proxyMarkers = new ProxyMarkers(proxies, size, this.labelLayer, {
+        markers: this.opts.proxies, faces: this.opts.placeholders, select: (p) => this.onSelect?.(p),
+      });
+      this.helpers.add(this.proxyMarkers.group);
     }
     if (this.opts.colliders && this.source?.colliders) {
       for (const c of this.source.colliders) {
@@ -427,21 +463,40 @@ export class Viewport {
       obj.matrixWorldNeedsUpdate = true;
     }
     for (const h of this.normalsHelpers) h.update();
+    this.skeletonHelper?.update();
+    if (this.proxyMarkers) {
+      const el = this.canvas;
+      this.proxyMarkers.update(root, this.camera, el.clientWidth, el.clientHeight);
+    }
   }
 
-  /** PNG of the current view (IMG1 screenshots). Large views are scaled down to `maxSize`. */
-  async capturePng(maxSize = 512): Promise<Uint8Array> {
-    const hadSel = this.selectionHelper?.visible;
-    if (this.selectionHelper) this.selectionHelper.visible = false;
-    this.render();
+  /**
+   * PNG of the current view. Clean by default: the model alone, without the grid, colliders,
+   * bones, proxy markers, normals, bounds or the selection; `helpers` draws them too (and the
+   * proxy labels). The longer side is scaled to `size` pixels (never up).
+   */
+  async capturePng(opts: { helpers?: boolean; size?: number } = {}): Promise<Uint8Array> {
+    const size = opts.size ?? 512;
+    this.syncHelpers();
+    this.renderer.clear();
+    this.renderer.render(this.scene, this.camera);
+    if (opts.helpers) this.renderer.render(this.helpers, this.camera);
     const src = this.canvas;
-    const scale = Math.min(1, maxSize / Math.max(src.width, src.height));
+    const scale = Math.min(1, size / Math.max(src.width, src.height));
     const out = document.createElement('canvas');
     out.width = Math.max(1, Math.round(src.width * scale));
     out.height = Math.max(1, Math.round(src.height * scale));
-    out.getContext('2d')!.drawImage(src, 0, 0, out.width, out.height);
-    if (this.selectionHelper) this.selectionHelper.visible = hadSel ?? true;
-    this.requestRender();
+    const g = out.getContext('2d')!;
+    g.drawImage(src, 0, 0, out.width, out.height);
+    if (opts.helpers && this.proxyMarkers) {
+      // Labels are DOM over the canvas; draw them into the picture at the same places.
+      const k = out.width / Math.max(1, src.clientWidth);
+      g.font = `${Math.max(9, Math.round(12 * k))}px sans-serif`;
+      g.fillStyle = '#ff6bd6';
+      for (const l of this.proxyMarkers.labels()) g.fillText(l.text, l.x * k, (l.y + 12) * k);
+    }
+    // Put the on-screen frame back (with its helpers) at once.
+    this.render();
     const blob = await new Promise<Blob | null>((res) => out.toBlob(res, 'image/png'));
     if (!blob) throw new Error('The browser could not encode the screenshot');
     return new Uint8Array(await blob.arrayBuffer());
@@ -452,6 +507,9 @@ export class Viewport {
     this.resize.disconnect();
     this.controls.dispose();
     this.built?.dispose();
+    this.proxyMarkers?.dispose();
+    this.skeletonHelper?.dispose();
+    this.labelLayer.remove();
     this.renderer.dispose();
   }
 }

@@ -28,6 +28,12 @@ export interface Scene {
   /** Colliders drawn as wireframes (LODka COL1, P3D geometry helpers...). */
   colliders?: SceneCollider[];
   /**
+   * Places where the game draws another model (P3D proxies). Not geometry: the preview shows a
+   * labelled marker, and the placeholder faces the file stores for each one only on request;
+   * the glTF export leaves them out, as the game does.
+   */
+  proxies?: SceneProxy[];
+  /**
    * Which axis of the data points up, as far as the codec knows (absent: 'y'). 'z' means the
    * data is Z-up and viewers put the rotation of `upAxisMatrix` (up-axis.ts) above the model root.
    */
@@ -150,6 +156,21 @@ export interface SceneCollider {
   bone: number;
   matrix: Mat4;
   visible?: boolean;
+  source?: NodePath;
+}
+
+export interface SceneProxy {
+  /** The proxied model's path as written in the file (`\ca\weapons\ak74`). */
+  name: string;
+  /** Proxy number among proxies of the same model (`.001` in MLOD selection names), if any. */
+  index?: number;
+  /** Placement in scene axes, column-major; the marker is drawn in this frame. */
+  matrix: Mat4;
+  /**
+   * The placeholder triangle(s) the file stores for this proxy, xyz per corner in scene axes
+   * (three corners per triangle). The game never draws them; the preview may on request.
+   */
+  placeholder?: Float32Array;
   source?: NodePath;
 }
 

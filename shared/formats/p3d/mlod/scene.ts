@@ -12,11 +12,12 @@
  * face vertex), quads split along 0-2, and faces are grouped by their texture/material pair.
  */
 import { DecodeError } from '../../../errors.ts';
-import type { Scene, SceneMaterial, SceneMesh } from '../../../scene/scene.ts';
+import type { Scene, SceneMaterial, SceneMesh, SceneProxy } from '../../../scene/scene.ts';
 import { IDENTITY } from '../../../scene/scene.ts';
 import type { SceneOptions } from '../../registry.ts';
 import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
 import type { MlodDocument, MlodLod } from './types.ts';
+import { parseProxySelection, sceneProxy, triangleFrame } from '../proxy.ts';
 
 /** The LOD `opts.lod` names (resolution name or number), else the first visual LOD, else the first. */
 export function pickLod(doc: MlodDocument, lod?: string): number {
@@ -44,7 +45,11 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
     return scene;
   }
   const lod = doc.lods[li]!;
-  const { mesh, materials } = lodMesh(lod, li);
+  const proxies = proxyFaces(lod, li);
+  const skip = new Uint8Array(lod.faces.vertexCount.length);
+  for (const p of proxies) for (const f of p.faces) skip[f] = 1;
+  const { mesh, materials } = lodMesh(lod, li, skip);
+  scene.proxies = proxies.map((p) => p.proxy);
   scene.materials = materials;
   scene.meshes.push(mesh);
   scene.nodes.push({ name: resolutionName(lod.resolution), parent: -1, matrix: [...IDENTITY], mesh: 0, source: ['lods', li] });
@@ -64,7 +69,39 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
   return scene;
 }
 
-function lodMesh(lod: MlodLod, li: number): { mesh: SceneMesh; materials: SceneMaterial[] } {
+/**
+ * The LOD's proxies: one per `proxy:path.NNN` named selection, placed by its placeholder
+ * triangle. Those faces are the game's marker, never drawn, so the mesh leaves them out.
+ */
+function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: number[] }[] {
+  const f = lod.faces;
+  const nPoints = lod.pointFlags.length;
+  const out: { proxy: SceneProxy; faces: number[] }[] = [];
+  lod.tags.forEach((t, ti) => {
+    if (t.type !== 'selection') return;
+    const parsed = parseProxySelection(t.name);
+    if (!parsed) return;
+    const faces: number[] = [];
+    const corners: number[] = [];
+    for (let i = 0; i < t.faces.length && i < f.vertexCount.length; i++) {
+      if (!t.faces[i]) continue;
+      faces.push(i);
+      const vc = f.vertexCount[i]!;
+      if (vc !== 3 && vc !== 4) continue;
+      const idx = [0, 1, 2, ...(vc === 4 ? [0, 2, 3] : [])].map((k) => f.pointIndex[i * 4 + k]!);
+      if (idx.some((p) => p >= nPoints)) continue;
+      for (const p of idx) corners.push(lod.points[p * 3]!, lod.points[p * 3 + 1]!, -lod.points[p * 3 + 2]!);
+    }
+    const placeholder = Float32Array.from(corners);
+    const matrix = placeholder.length >= 9 ? triangleFrame(placeholder) : [...IDENTITY];
+    const proxy = sceneProxy(parsed.name, matrix, ['lods', li, 'tags', ti], parsed.index);
+    if (placeholder.length) proxy.placeholder = placeholder;
+    out.push({ proxy, faces });
+  });
+  return out;
+}
+
+function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh; materials: SceneMaterial[] } {
   const f = lod.faces;
   const n = f.vertexCount.length;
   const nPoints = lod.pointFlags.length;
@@ -77,7 +114,7 @@ function lodMesh(lod: MlodLod, li: number): { mesh: SceneMesh; materials: SceneM
   let triTotal = 0;
   for (let i = 0; i < n; i++) {
     const vc = f.vertexCount[i]!;
-    if (vc !== 3 && vc !== 4) continue;
+    if ((vc !== 3 && vc !== 4) || skip[i]) continue;
     let ok = true;
     for (let k = 0; k < vc; k++) if (f.pointIndex[i * 4 + k]! >= nPoints) ok = false;
     if (!ok) continue; // validate() reports these; the preview skips them

@@ -14,6 +14,7 @@ import type { OdolV4xDocument } from './model.ts';
 import { lengthOf, i16x, f32x, type PackedArray } from './packed.ts';
 import type { OdolV7Lod } from './v7.ts';
 import { faceOffsets } from './validate.ts';
+import { ODOL_SECTION_HIDDEN, assignPlaceholders, p3dTransformToScene, sceneProxy } from '../proxy.ts';
 
 /** The LOD index `toScene` shows: the named one, else the finest visual LOD, else the first. */
 export function pickLod(doc: OdolDocument, name?: string): number {
@@ -176,15 +177,30 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
       return lo;
     };
     const sections = lod.sections.length ? lod.sections : [{ faceLowerIndex: 0, faceUpperIndex: offsets[sizes.length]!, materialIndex: -1, textureIndex: -1 } as never];
+    // Proxy placeholder triangles: the section the binarizer flags hidden, which the proxies name.
+    // The game never draws them, so they leave the mesh and ride on the proxies instead.
+    const proxied = new Set(lod.proxies.map((p) => p.sectionIndex as number | undefined));
+    const placeholders = new Indices(6);
     sections.forEach((s: OdolLod['sections'][number], k: number) => {
       const a = faceAt(s.faceLowerIndex);
       const b = Math.min(sizes.length, faceAt(s.faceUpperIndex));
+      if ((Number(s.special ?? 0) & ODOL_SECTION_HIDDEN) !== 0 || proxied.has(k)) {
+        triangles(sizes, lod.faces.indices, a, b, first, placeholders);
+        return;
+      }
       const start = indices.length;
       triangles(sizes, lod.faces.indices, a, b, first, indices);
       const tex = lod.textures[s.textureIndex as number] ?? '';
       const mat = s.materialIndex >= 0 ? (lod.materials[s.materialIndex]?.name ?? '') : (s.material ?? '');
       mesh.groups.push({ start, count: indices.length - start, material: material(tex, mat, ['lods', li, 'sections', k]) });
     });
+    scene.proxies = lod.proxies.map((p, k) => sceneProxy(p.name, p3dTransformToScene(p.transform), ['lods', li, 'proxies', k]));
+    const tri = new Float32Array(placeholders.length * 3);
+    for (let i = 0; i < placeholders.length; i++) {
+      const v = placeholders.data[i]!;
+      if (v < n) tri.set(positions.subarray(v * 3, v * 3 + 3), i * 3);
+    }
+    assignPlaceholders(scene.proxies, tri);
     const d = doc as OdolV4xDocument;
     const bones = d.modelInfo.skeleton.bones;
     if (bones.length) {

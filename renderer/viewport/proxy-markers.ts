@@ -1,0 +1,114 @@
+/**
+ * P3D proxies in the viewport: a marker (a small axis tripod in the proxy's frame and a diamond
+ * at its origin) with a label naming the proxied model, and on request the placeholder faces the
+ * file stores for it, drawn translucent so they read as helpers, never as the model.
+ * Labels are DOM buttons over the canvas: they stay crisp at any size, screen readers and the
+ * keyboard reach them, and a click selects the proxy in the tree.
+ */
+import * as THREE from 'three';
+import type { SceneProxy } from '../../shared/scene/scene.ts';
+import type { NodePath } from '../../shared/model/path.ts';
+
+const MARKER_COLOR = 0xff6bd6;
+const PLACEHOLDER_COLOR = 0xff6bd6;
+
+/** The label text: the model's file name and its number (`ak74 #2`); the full path is the tooltip. */
+export function proxyLabel(p: SceneProxy): string {
+  const base = p.name.split(/[\\/]/).filter(Boolean).pop() || p.name || 'proxy';
+  return p.index !== undefined ? `${base} #${p.index}` : base;
+}
+
+export class ProxyMarkers {
+  readonly group = new THREE.Group();
+  /** Proxies with a label (markers on). */
+  private readonly items: { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement }[] = [];
+  private readonly disposables: { dispose(): void }[] = [];
+  private readonly layer: HTMLElement;
+
+  /**
+   * `size`: the model's diagonal (markers scale with it); `layer`: the element labels go in;
+   * `faces`: also draw the placeholder faces; `select`: a label was clicked.
+   */
+  constructor(proxies: SceneProxy[], size: number, layer: HTMLElement, opts: { markers: boolean; faces: boolean; select: (p: NodePath) => void }) {
+    this.layer = layer;
+    this.group.name = 'proxies';
+    this.group.matrixAutoUpdate = false;
+    const len = Math.max(size, 1e-3) * 0.04;
+    const axes = new THREE.BufferGeometry();
+    axes.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, len, 0, 0, 0, 0, 0, 0, len, 0, 0, 0, 0, 0, 0, len], 3));
+    axes.setAttribute('color', new THREE.Float32BufferAttribute([1, 0.3, 0.3, 1, 0.3, 0.3, 0.3, 1, 0.3, 0.3, 1, 0.3, 0.4, 0.6, 1, 0.4, 0.6, 1], 3));
+    const axesMat = new THREE.LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true });
+    const diamond = new THREE.OctahedronGeometry(len * 0.25);
+    const diamondMat = new THREE.MeshBasicMaterial({ color: MARKER_COLOR, depthTest: false, transparent: true, opacity: 0.9 });
+    const faceMat = new THREE.MeshBasicMaterial({ color: PLACEHOLDER_COLOR, side: THREE.DoubleSide, transparent: true, opacity: 0.35, depthWrite: false });
+    const edgeMat = new THREE.LineBasicMaterial({ color: PLACEHOLDER_COLOR });
+    this.disposables.push(axes, axesMat, diamond, diamondMat, faceMat, edgeMat);
+    for (const p of proxies) {
+      const obj = new THREE.Group();
+      obj.userData.proxy = p;
+      if (opts.markers) {
+        const frame = new THREE.Group();
+        frame.matrixAutoUpdate = false;
+        frame.matrix.fromArray(p.matrix);
+        // Keep the marker's size whatever the proxy's scale: only the frame's axes and origin count.
+        const pos = new THREE.Vector3();
+        const rot = new THREE.Quaternion();
+        frame.matrix.decompose(pos, rot, new THREE.Vector3());
+        frame.matrix.compose(pos, rot, new THREE.Vector3(1, 1, 1));
+        const lines = new THREE.LineSegments(axes, axesMat);
+        lines.renderOrder = 12;
+        const dot = new THREE.Mesh(diamond, diamondMat);
+        dot.renderOrder = 12;
+        frame.add(lines, dot);
+        obj.add(frame);
+      }
+      if (opts.faces && p.placeholder && p.placeholder.length >= 9) {
+        const g = new THREE.BufferGeometry();
+        g.setAttribute('position', new THREE.BufferAttribute(p.placeholder, 3));
+        const mesh = new THREE.Mesh(g, faceMat);
+        mesh.name = 'placeholder';
+        const edges = new THREE.LineSegments(new THREE.EdgesGeometry(g), edgeMat);
+        this.disposables.push(g, edges.geometry);
+        obj.add(mesh, edges);
+      }
+      this.group.add(obj);
+      if (!opts.markers) continue;
+      const label = document.createElement('button');
+      label.type = 'button';
+      label.className = 'proxy-label';
+      label.dataset.testid = 'proxy-label';
+      label.textContent = proxyLabel(p);
+      label.title = `Proxy ${p.name}${p.index !== undefined ? ` (${p.index})` : ''}: select it`;
+      label.addEventListener('click', () => p.source && opts.select(p.source));
+      layer.append(label);
+      this.items.push({ proxy: p, obj, label });
+    }
+  }
+
+  /** Places the model-space markers under `root` (the model's up rotation) and moves the labels. */
+  update(root: THREE.Matrix4, camera: THREE.Camera, width: number, height: number): void {
+    this.group.matrix.copy(root);
+    this.group.matrixWorldNeedsUpdate = true;
+    const v = new THREE.Vector3();
+    for (const it of this.items) {
+      v.set(it.proxy.matrix[12]!, it.proxy.matrix[13]!, it.proxy.matrix[14]!).applyMatrix4(root).project(camera);
+      const off = v.z > 1 || v.z < -1 || Math.abs(v.x) > 1.05 || Math.abs(v.y) > 1.05;
+      it.label.style.visibility = off ? 'hidden' : '';
+      it.label.style.transform = `translate(${((v.x + 1) / 2) * width + 8}px, ${((1 - v.y) / 2) * height - 8}px)`;
+    }
+  }
+
+  /** Label texts and their canvas positions (screenshots that include helpers draw them). */
+  labels(): { text: string; x: number; y: number }[] {
+    return this.items.filter((i) => i.label.style.visibility !== 'hidden').map((i) => {
+      const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(i.label.style.transform);
+      return { text: i.label.textContent ?? '', x: Number(m?.[1] ?? 0), y: Number(m?.[2] ?? 0) };
+    });
+  }
+
+  dispose(): void {
+    for (const it of this.items) it.label.remove();
+    for (const d of this.disposables) d.dispose();
+    this.layer.replaceChildren(...[...this.layer.children].filter((c) => !c.classList.contains('proxy-label')));
+  }
+}

@@ -476,21 +476,30 @@ export class Viewport {
    * proxy labels). The longer side is scaled to `size` pixels (never up).
    */
   async capturePng(opts: { helpers?: boolean; size?: number } = {}): Promise<Uint8Array> {
-    const size = opts.size ?? 512;
+    const size = Math.max(16, Math.min(4096, Math.round(opts.size ?? 512)));
+    const src = this.canvas;
+    const cssW = Math.max(1, src.clientWidth);
+    const cssH = Math.max(1, src.clientHeight);
+    // Draw at the asked size (same aspect, so the same view), not a scaled copy of the screen.
+    const k = size / Math.max(cssW, cssH);
+    const w = Math.max(1, Math.round(cssW * k));
+    const h = Math.max(1, Math.round(cssH * k));
+    const ratio = this.renderer.getPixelRatio();
+    this.renderer.setPixelRatio(1);
+    this.renderer.setSize(w, h, false);
     this.syncHelpers();
     this.renderer.clear();
     this.renderer.render(this.scene, this.camera);
     if (opts.helpers) this.renderer.render(this.helpers, this.camera);
-    const src = this.canvas;
-    const scale = Math.min(1, size / Math.max(src.width, src.height));
     const out = document.createElement('canvas');
-    out.width = Math.max(1, Math.round(src.width * scale));
-    out.height = Math.max(1, Math.round(src.height * scale));
+    out.width = w;
+    out.height = h;
     const g = out.getContext('2d')!;
-    g.drawImage(src, 0, 0, out.width, out.height);
+    g.drawImage(src, 0, 0, w, h, 0, 0, w, h);
+    this.renderer.setPixelRatio(ratio);
+    this.renderer.setSize(cssW, cssH, false);
     if (opts.helpers && this.proxyMarkers) {
       // Labels are DOM over the canvas; draw them into the picture at the same places.
-      const k = out.width / Math.max(1, src.clientWidth);
       g.font = `${Math.max(9, Math.round(12 * k))}px sans-serif`;
       g.fillStyle = '#ff6bd6';
       for (const l of this.proxyMarkers.labels()) g.fillText(l.text, l.x * k, (l.y + 12) * k);

@@ -149,6 +149,7 @@ test('edits in the editors show in the viewport, undo/redo, save, and survive a 
   const thumb = page.locator('[data-testid=tree-row][data-kind=image] [data-testid=node-thumb]');
   await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(128);
   await page.locator('[data-testid=screenshot]').click();
+  await page.locator('[data-testid=screenshot-img1]').click();
   await expect(page.locator('[data-testid=notice]')).toContainText('Screenshot');
   await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(512);
 

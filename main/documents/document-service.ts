@@ -17,7 +17,9 @@ import { markDirty } from '../../shared/model/lossless.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
 import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
-import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
+import type { AnimationClip, Scene, UpAxis } from '../../shared/scene/scene.ts';
+import { allFormats } from '../../shared/formats/index.ts';
+import { animationClips, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -29,7 +31,18 @@ import { measureStage, timedStage } from './stage-timing.ts';
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
 
 /** Writes a scene as glTF binary (provided by the glTF exporter; optional so tests can leave it out). */
-export type GltfWriter = (scene: Scene, name: string, target: string) => Uint8Array | Promise<Uint8Array>;
+export type GltfWriter = (scene: Scene, name: string, target: string, extraClips?: readonly AnimationClip[]) => Uint8Array | Promise<Uint8Array>;
+
+/** An animation file attached to a model document (played in the preview, exported with it). */
+interface AttachedAnimation {
+  /** The path as the renderer shows it. */
+  path: string;
+  fileName: string;
+  clips: AnimationClip[];
+}
+
+/** Animation files the picker looks at in one folder, at most (each is decoded to match bones). */
+const MAX_CANDIDATES = 200;
 
 export interface DocumentServiceOptions {
   /** Folder for the recent list and the sample's working copy. */
@@ -83,6 +96,8 @@ interface OpenDocument {
   encoded?: { revision: number; bytes: Uint8Array };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
+  /** Animation files attached to the model, in the order attached. */
+  anims: AttachedAnimation[];
 }
 
 const READ_CHUNK = 4 << 20;
@@ -208,7 +223,7 @@ export class DocumentService {
     const id = `doc-${this.nextId++}`;
     const d: OpenDocument = {
       id, abs, codec, tree, original: read.bytes, disk: read.disk,
-      undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(),
+      undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(), anims: [],
     };
     this.docs.set(id, d);
     await this.recent.add(display);
@@ -286,6 +301,7 @@ export class DocumentService {
       ...(next ? { redoLabel: next.label } : {}),
       revision: d.revision,
       changedOnDisk: await this.changedOnDisk(d),
+      ...(d.anims.length ? { animations: d.anims.map((a) => ({ path: a.path, fileName: a.fileName, clips: a.clips.map((c) => c.name) })) } : {}),
     };
   }
 
@@ -337,13 +353,97 @@ export class DocumentService {
     }
   }
 
+  /** The model's scene with the clips of its attached animation files bound to its bones. */
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
+    const scene = this.ownScene(d, lod);
+    if (!d.anims.length) return scene;
+    // Named after their file too: the timeline's clip list is where the user picks one.
+    const attached = d.anims.flatMap((a) => bindClips(scene, a.clips).map((c) => ({ ...c, name: `${c.name || 'clip'} (${a.fileName})` })));
+    return { ...scene, clips: [...scene.clips, ...attached] };
+  }
+
+  /** The document's own scene (no attached animations). */
+  private ownScene(d: OpenDocument, lod?: string): Scene {
     try {
       return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), message: `Could not build the 3D preview: ${toAppError(e).message}` });
     }
+  }
+
+  /** Reads and decodes an animation file; its clips, or an error naming the file. */
+  private async readAnimation(userPath: string): Promise<AttachedAnimation> {
+    const abs = await this.paths.resolve(userPath, 'read');
+    const display = this.paths.display(abs);
+    let bytes: Uint8Array;
+    try {
+      bytes = (await this.readWithProgress(abs, undefined)).bytes;
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, display));
+    }
+    const fileName = basename(abs);
+    const codec = this.detect(bytes, fileName);
+    const tree = this.decodeAs(codec, bytes, fileName);
+    try {
+      return { path: display, fileName, clips: animationClips(codec.toScene(tree), `${fileName}: ${codec.label}`) };
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e, display), code: 'invalid' });
+    }
+  }
+
+  /**
+   * Attaches an animation file to a model: its clips play in the preview and go with the glTF
+   * export. Refused when none of its tracks names a bone or node of the model.
+   */
+  async attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const anim = await this.readAnimation(userPath);
+      if (d.anims.some((a) => a.path === anim.path)) return this.snapshot(d);
+      const { matched, total } = matchAnimation(this.ownScene(d), anim.clips);
+      if (matched === 0) fail('invalid', `${anim.fileName} drives ${total} bones or nodes, and ${basename(d.abs)} has none of them`);
+      d.anims.push(anim);
+      return this.changed(d);
+    });
+  }
+
+  /** Detaches the animation file attached as number `index`. */
+  async detachAnimation(id: DocId, index: number): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      if (!d.anims[index]) fail('not-found', `No attached animation ${index}`);
+      d.anims.splice(index, 1);
+      return this.changed(d);
+    });
+  }
+
+  /**
+   * Animation files in the model's folder whose tracks drive the model's bones or nodes, best
+   * match first, with how many of their targets the model has. Files that do not decode or match
+   * nothing are left out.
+   */
+  async animationCandidates(id: DocId): Promise<{ path: string; fileName: string; matched: number; total: number }[]> {
+    const d = this.get(id);
+    const model = this.ownScene(d);
+    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-animation' || c.id === 'unigine-anim').flatMap((c) => c.extensions));
+    let entries: FileEntry[];
+    try {
+      entries = await this.paths.list(this.paths.display(dirname(d.abs)));
+    } catch {
+      return [];
+    }
+    const out: { path: string; fileName: string; matched: number; total: number }[] = [];
+    for (const e of entries.filter((x) => !x.dir && exts.has(x.name.slice(x.name.lastIndexOf('.')).toLowerCase())).slice(0, MAX_CANDIDATES)) {
+      try {
+        const anim = await this.readAnimation(e.path);
+        const m = matchAnimation(model, anim.clips);
+        if (m.matched > 0) out.push({ path: anim.path, fileName: anim.fileName, ...m });
+      } catch {
+        /* not an animation this model can play */
+      }
+    }
+    return out.sort((a, b) => b.matched / b.total - a.matched / a.total || a.fileName.localeCompare(b.fileName));
   }
 
   /** The document as it would be saved now (the original bytes while clean). */
@@ -650,11 +750,12 @@ export class DocumentService {
     const d = this.get(id);
     if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
     const abs = await this.paths.resolve(userPath, 'write');
-    const own = this.scene(id, lod);
+    // The model's own scene; attached animations go to the exporter as extra clips, as in `convert --anim`.
+    const own = this.ownScene(d, lod);
     const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
     try {
-      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''), abs);
+      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''), abs, d.anims.flatMap((a) => a.clips));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }

@@ -4,10 +4,14 @@
  * else binary `.glb`.
  */
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gltf.ts';
+import { modelGltfOptions } from '../../shared/scene/attach.ts';
 import type { GltfWriter } from './document-service.ts';
 
-/** Writes `.glb` (or `.gltf` when the target path says so). */
-export const defaultGltfWriter: GltfWriter = async (scene, _name, target) => {
-  const { document } = sceneToGltf(scene, { generator: 'LodSmith' });
+/**
+ * Writes `.glb` (or `.gltf` when the target path says so), with the animation files attached to
+ * the model: the same options `lodsmith convert --anim` builds.
+ */
+export const defaultGltfWriter: GltfWriter = async (scene, _name, target, extraClips = []) => {
+  const { document } = sceneToGltf(scene, modelGltfOptions(scene, extraClips));
   return /\.gltf$/i.test(target) ? writeGltfEmbedded(document) : writeGlb(document);
 };

@@ -79,10 +79,24 @@ function requestOpen(path: string): void {
   win?.focus();
 }
 
-/** File arguments: everything after the app (packaged) or after the main script (development). */
-function fileArgs(argv: string[]): string[] {
+/**
+ * File arguments: everything after the app (packaged) or after the main script (development);
+ * `--anim ANIM` (repeatable) names animation files to attach to the last model.
+ */
+function launchArgs(argv: string[]): { files: string[]; anims: string[] } {
   const args = argv.slice(app.isPackaged ? 1 : 2);
-  return args.filter((a) => !a.startsWith('-') && a !== '.').map((a) => resolve(a));
+  const files: string[] = [];
+  const anims: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--anim' && args[i + 1] !== undefined) anims.push(resolve(args[++i]!));
+    else if (a.startsWith('--anim=')) anims.push(resolve(a.slice(7)));
+    else if (!a.startsWith('-') && a !== '.') files.push(resolve(a));
+  }
+  return { files, anims };
+}
+function fileArgs(argv: string[]): string[] {
+  return launchArgs(argv).files;
 }
 
 function registerIpc(): void {
@@ -158,10 +172,17 @@ async function start(): Promise<void> {
   registerIpc();
   // Files given on the command line are open before the page asks for its documents; the sample
   // when there are none. Failures are left to the renderer, which shows them with offset and path.
-  const files = fileArgs(process.argv);
+  const { files, anims } = launchArgs(process.argv);
+  let opened: string | undefined;
   for (const f of files) {
     const r = await dispatch('doc:open', { path: f });
     if (!r.ok) pending.push(f);
+    else opened = (r.value as { id: string }).id;
+  }
+  // `--anim`: attached to the last model opened; a failure is reported like a failed open.
+  for (const a of anims) {
+    const r = opened ? await dispatch('doc:attachAnimation', { id: opened, path: a }) : undefined;
+    if (!r?.ok) console.error(`LodSmith: could not attach ${a}: ${r && !r.ok ? r.error.message : 'no model was opened'}`);
   }
   if (files.length === 0) await dispatch('doc:openSample', undefined);
   await refreshMenu();

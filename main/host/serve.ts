@@ -20,15 +20,17 @@ export interface ServeArgs {
   roots: string[];
   port: number;
   files: string[];
+  /** Animation files attached to the (last) FILE: `--anim ANIM`, repeatable. */
+  anims: string[];
   sample: boolean;
   configDir: string | undefined;
 }
 
-const USAGE = 'usage: npm run serve -- [--root DIR]... [--port N] [--config DIR] [--no-sample] [FILE]';
+const USAGE = 'usage: npm run serve -- [--root DIR]... [--port N] [--config DIR] [--no-sample] [FILE [--anim ANIM]...]';
 
 /** Parses the command line; throws a one-line message for bad arguments. */
 export function parseServeArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { roots: [], port: 0, files: [], sample: true, configDir: undefined };
+  const out: ServeArgs = { roots: [], port: 0, files: [], anims: [], sample: true, configDir: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -39,6 +41,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     if (a === '--root') out.roots.push(value());
     else if (a.startsWith('--root=')) out.roots.push(a.slice(7));
     else if (a === '--port') out.port = Number(value());
+    else if (a === '--anim') out.anims.push(value());
+    else if (a.startsWith('--anim=')) out.anims.push(a.slice(7));
     else if (a === '--config') out.configDir = value();
     else if (a === '--no-sample') out.sample = false;
     else if (a === '--help' || a === '-h') throw new Error(USAGE);
@@ -46,6 +50,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     else out.files.push(a);
   }
   if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) throw new Error(`bad port\n${USAGE}`);
+  if (out.anims.length && !out.files.length) throw new Error(`--anim needs a model FILE to attach to\n${USAGE}`);
   return out;
 }
 
@@ -64,13 +69,14 @@ export async function serve(args: ServeArgs, log: (line: string) => void = conso
   const roots = args.roots.length ? args.roots.map((r) => resolve(r)) : [process.cwd()];
   roots.push(sampleCopyDir);
   const files = args.files.map((f) => resolve(f));
-  for (const f of files) roots.push(dirname(f));
+  const anims = args.anims.map((f) => resolve(f));
+  for (const f of [...files, ...anims]) roots.push(dirname(f));
   for (const r of roots) if (!(await exists(r))) throw new Error(`root folder not found: ${r}`);
   const pkg = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   const samplePath = (await exists(SAMPLE_PATH)) ? SAMPLE_PATH : null;
   const host = await startHost({
     roots, configDir, samplePath, rendererDir: (await exists(join(RENDERER_DIR, 'index.html'))) ? RENDERER_DIR : null,
-    port: args.port, version: pkg.version, gltf: defaultGltfWriter, open: files, log: (l) => console.error(l),
+    port: args.port, version: pkg.version, gltf: defaultGltfWriter, open: files, anims, log: (l) => console.error(l),
   });
   if (files.length === 0 && args.sample && samplePath) {
     const r = await host.dispatch('doc:openSample', undefined);

@@ -14,7 +14,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, relative, isAbsolute } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventChannel, EventMap, Result } from '../../shared/ipc/contract.ts';
+import type { DocSnapshot, EventChannel, EventMap, Result } from '../../shared/ipc/contract.ts';
 import { fail } from '../documents/app-error.ts';
 import { DocumentService, type GltfWriter } from '../documents/document-service.ts';
 import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
@@ -39,6 +39,8 @@ export interface HostOptions {
   gltf?: GltfWriter;
   /** Files to open before serving (the command line's FILE). */
   open?: string[];
+  /** Animation files to attach to the last file opened (the command line's `--anim`). */
+  anims?: string[];
   log?: (line: string) => void;
 }
 
@@ -252,9 +254,19 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   port = (server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
 
+  let opened: string | undefined;
   for (const f of opts.open ?? []) {
     const r = await dispatch('doc:open', { path: f });
     if (!r.ok) log(`could not open ${f}: ${r.error.message}`);
+    else opened = (r.value as DocSnapshot).id;
+  }
+  for (const a of opts.anims ?? []) {
+    if (!opened) {
+      log(`could not attach ${a}: no model was opened`);
+      break;
+    }
+    const r = await dispatch('doc:attachAnimation', { id: opened, path: a });
+    if (!r.ok) log(`could not attach ${a}: ${r.error.message}`);
   }
 
   return {

@@ -46,6 +46,9 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up),
+    'doc:attachAnimation': (r) => svc.attachAnimation(r.id, r.path),
+    'doc:detachAnimation': (r) => svc.detachAnimation(r.id, r.index),
+    'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
   };
 }
 

@@ -59,6 +59,9 @@ export const requestSchemas = {
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional() }),
+  'doc:attachAnimation': z.object({ id: docId, path: nonEmpty }),
+  'doc:detachAnimation': z.object({ id: docId, index: z.number().int().nonnegative() }),
+  'doc:animationCandidates': byId,
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -237,6 +237,13 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     },
     'doc:texture': () => null,
     'doc:exportGltf': () => undefined,
+    'doc:attachAnimation': () => {
+      throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });
+    },
+    'doc:detachAnimation': () => {
+      throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });
+    },
+    'doc:animationCandidates': () => [],
   };
 
   return {

@@ -334,6 +334,25 @@ export const useDocs = defineStore('docs', () => {
     return !!s;
   }
 
+  /** Attaches an animation file to the active model; its clips join the timeline. */
+  async function attachAnimation(path: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:attachAnimation', { id: d.id, path }, 'Could not attach the animation');
+    if (s) {
+      accept(s);
+      notice.value = `Attached ${path.split(/[\\/]/).pop()}`;
+    }
+    return !!s;
+  }
+  async function detachAnimation(index: number): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:detachAnimation', { id: d.id, index }, 'Could not detach the animation');
+    if (s) accept(s);
+    return !!s;
+  }
+
   async function bytes(start: number, end: number): Promise<Uint8Array | undefined> {
     const d = active.value;
     if (!d) return undefined;
@@ -369,7 +388,7 @@ export const useDocs = defineStore('docs', () => {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict,
     call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move,
+    refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move, attachAnimation, detachAnimation,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
   };
 });

@@ -38,7 +38,7 @@ export const useView = defineStore('view', () => {
   const rightTab = ref<RightTab>('inspector');
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
-  const dialog = ref<'open' | 'saveAs' | null>(null);
+  const dialog = ref<'open' | 'saveAs' | 'attach' | null>(null);
   const treeFilter = ref('');
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);

@@ -8,7 +8,7 @@
  */
 import * as THREE from 'three';
 
-const BONE_COLOR = 0x6fc3ff;
+const BONE_COLOR = 0x5fb8ff;
 const JOINT_COLOR = 0xffd24a;
 
 /** A unit bone: base at the origin, tip at +Y (length 1), widest a fifth of the way up. */
@@ -62,7 +62,8 @@ export class BoneHelper extends THREE.Group {
     this.disposables.push(jointGeo, jointMat);
     if (this.links.length) {
       const boneGeo = boneGeometry();
-      const boneMat = new THREE.MeshLambertMaterial({ color: BONE_COLOR, emissive: 0x1d4d70, ...matOpts, opacity: 0.85 });
+      // Unlit: the bones read the same under any light scheme.
+      const boneMat = new THREE.MeshBasicMaterial({ color: BONE_COLOR, ...matOpts, opacity: 0.7 });
       this.shapes = new THREE.InstancedMesh(boneGeo, boneMat, this.links.length);
       this.shapes.renderOrder = 10;
       this.shapes.frustumCulled = false;
@@ -93,7 +94,7 @@ export class BoneHelper extends THREE.Group {
       } else {
         q.setFromUnitVectors(up, d.divideScalar(len));
         // Width follows length, within bounds, so long bones stay slim and short ones visible.
-        const w = Math.min(Math.max(len, r * 4), r * 25);
+        const w = Math.min(Math.max(len, r * 4), r * 15);
         m.compose(a, q, s.set(w, len, w));
       }
       this.shapes!.setMatrixAt(k, m);

@@ -36,6 +36,23 @@ export interface DocSnapshot {
   revision: number;
   /** The file changed on disk since it was opened or saved. */
   changedOnDisk?: boolean;
+  /** Animation files attached to the model (played in the preview, exported with it). */
+  animations?: AttachedAnimationInfo[];
+}
+
+export interface AttachedAnimationInfo {
+  path: string;
+  fileName: string;
+  /** Names of its clips. */
+  clips: string[];
+}
+
+/** An animation file the model can play: `matched` of its `total` target names are the model's. */
+export interface AnimationCandidate {
+  path: string;
+  fileName: string;
+  matched: number;
+  total: number;
 }
 
 /** A codec or file-system failure as the renderer shows it. */
@@ -96,8 +113,13 @@ export interface InvokeMap {
   'doc:screenshot': { req: { id: DocId; png: Uint8Array; name?: string }; res: DocSnapshot };
   /** Bytes of a texture referenced by the model (embedded or found next to the file). */
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
-  /** Exports the document (or one LOD) as glTF binary. */
+  /** Exports the document (or one LOD) as glTF binary, with its attached animations. */
   'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis }; res: void };
+  /** Attaches an animation file (Grimrock .animation, Unigine .anim) to a model document. */
+  'doc:attachAnimation': { req: { id: DocId; path: string }; res: DocSnapshot };
+  'doc:detachAnimation': { req: { id: DocId; index: number }; res: DocSnapshot };
+  /** Animation files in the model's folder whose bone names match the model's. */
+  'doc:animationCandidates': { req: { id: DocId }; res: AnimationCandidate[] };
 }
 
 /** Main -> renderer events. */
@@ -122,6 +144,7 @@ export const INVOKE_CHANNELS = [
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
+  'doc:attachAnimation', 'doc:detachAnimation', 'doc:animationCandidates',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

@@ -224,3 +224,145 @@ test.describe('screenshots', () => {
     await expect(button).toBeFocused();
   });
 });
+
+const yellow = (r: number, g: number, b: number) => r > 200 && g > 160 && b < 120;
+const blue = (r: number, g: number, b: number) => b > 180 && g > 130 && r < 150;
+
+test('a Grimrock .animation opened alone shows its skeleton and plays it on the timeline', async ({ page, lodsmith }, info) => {
+  const src = corpus('grimrock_animation', 'skeleton_warrior_axe_attack');
+  test.skip(!hasCorpus || !src, 'corpus file absent');
+  const file = await putCorpus(lodsmith.root, src!);
+  await openModel(page, lodsmith.page({ open: file }));
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await frames(page);
+  await page.screenshot({ path: info.outputPath('animation-alone.png') });
+  const rest = await viewportPixels(page);
+  // Joints (yellow) are drawn: the skeleton is visible.
+  expect(share(rest, yellow), 'joints drawn').toBeGreaterThan(0.001);
+  // Choose the clip and scrub: the pose changes.
+  await page.getByTestId('clip-select').selectOption({ index: 1 });
+  const slider = page.getByTestId('time-slider');
+  await slider.fill(String(Number(await slider.getAttribute('max')) * 0.6));
+  await frames(page);
+  await page.screenshot({ path: info.outputPath('animation-alone-posed.png') });
+  const posed = await viewportPixels(page);
+  const diff = posed.reduce((s, v, i) => s + Math.abs(v - rest[i]!), 0) / posed.length;
+  expect(diff, 'the pose moved the skeleton').toBeGreaterThan(0.3);
+  // Play: time advances.
+  await page.getByTestId('play').click();
+  await expect.poll(async () => (await page.locator('.timeline .time').textContent()) ?? '').not.toMatch(/^0\.00 /);
+});
+
+test('bones are drawn as shapes with joints on a skinned model', async ({ page, lodsmith }, info) => {
+  const src = corpus('grimrock_model', 'skeleton_warrior_axe');
+  test.skip(!hasCorpus || !src, 'corpus file absent');
+  const file = await putCorpus(lodsmith.root, src!);
+  await openModel(page, lodsmith.page({ open: file }));
+  await page.getByTestId('frame').click();
+  await frames(page);
+  const before = await viewportPixels(page);
+  await page.getByRole('button', { name: 'Skeleton' }).click();
+  await frames(page);
+  await page.screenshot({ path: info.outputPath('bones.png') });
+  const after = await viewportPixels(page);
+  expect(share(after, yellow) - share(before, yellow), 'joint balls').toBeGreaterThan(0.001);
+  expect(share(after, blue) - share(before, blue), 'bone shapes').toBeGreaterThan(0.003);
+});
+
+test.describe('models with their animations', () => {
+  const model = corpus('grimrock_model', 'skeleton_warrior_axe.model');
+  const attack = corpus('grimrock_animation', 'skeleton_warrior_axe_attack');
+  const idle = corpus('grimrock_animation', 'skeleton_warrior_axe_idle');
+  const lever = corpus('grimrock_animation', 'rc_lever_down');
+
+  test('attach matching animations from the folder, play and choose them, export glTF as the CLI does', async ({ page, lodsmith }, info) => {
+    test.skip(!hasCorpus || !model || !attack || !idle || !lever, 'corpus files absent');
+    const file = await putCorpus(lodsmith.root, model!);
+    for (const a of [attack!, idle!, lever!]) await putCorpus(lodsmith.root, a);
+    await openModel(page, lodsmith.page({ open: file }));
+    await page.getByTestId('frame').click();
+    await expect(page.getByTestId('timeline')).toHaveCount(0);
+    await page.getByTestId('animations').click();
+    const panel = page.getByRole('dialog', { name: 'Animations' });
+    // The picker lists the warrior's animations (bone names match), not the lever's.
+    const offered = panel.getByTestId('animation-candidate');
+    await expect(offered).toHaveCount(2);
+    await expect(offered.first()).toContainText('skeleton_warrior_axe_');
+    await expect(panel).not.toContainText('rc_lever_down');
+    await panel.getByRole('button', { name: 'Attach skeleton_warrior_axe_attack.animation' }).click();
+    // Escape closes the panel and gives the focus back to its button.
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+    await expect(page.getByTestId('animations')).toBeFocused();
+    // The timeline appears with the attached clip chosen; scrubbing moves the skinned mesh.
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('skeleton_warrior_axe_attack.animation');
+    await page.getByTestId('time-slider').fill('0');
+    await frames(page);
+    const a0 = await viewportPixels(page);
+    await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
+    await frames(page);
+    await page.screenshot({ path: info.outputPath('attached-attack.png') });
+    const a1 = await viewportPixels(page);
+    expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, 'the attack moves the mesh').toBeGreaterThan(0.5);
+    // A second file; the clip list chooses which plays.
+    await page.getByTestId('animations').click();
+    await panel.getByRole('button', { name: 'Attach skeleton_warrior_axe_idle.animation' }).click();
+    await expect(page.getByTestId('animations')).toContainText('(2)');
+    const labels = await page.getByTestId('clip-select').locator('option').allTextContents();
+    await page.getByTestId('clip-select').selectOption({ index: labels.findIndex((l) => l.includes('skeleton_warrior_axe_idle.animation')) });
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('idle');
+    await page.getByTestId('play').click();
+    await expect.poll(async () => (await page.locator('.timeline .time').textContent()) ?? '').not.toMatch(/^0\.00 /);
+    // Export: the same glTF `lodsmith convert MODEL OUT --anim A --anim B` writes.
+    await page.getByRole('button', { name: 'File' }).click();
+    await page.getByTestId('menu-file-exportGltf').click();
+    await expect(page.getByTestId('notice')).toContainText('Exported');
+    const { readFile } = await import('node:fs/promises');
+    const glb = await readFile(join(lodsmith.root, 'skeleton_warrior_axe.glb'));
+    const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8')) as { animations?: { name: string }[] };
+    expect(json.animations?.length).toBe(2);
+    const { runConvert } = await import('../../main/cli/commands/convert.ts');
+    const out: string[] = [];
+    const io = { cwd: lodsmith.root, stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) } };
+    await runConvert('skeleton_warrior_axe.model', 'cli.glb', { anim: ['skeleton_warrior_axe_attack.animation', 'skeleton_warrior_axe_idle.animation'] }, io as never);
+    const cli = await readFile(join(lodsmith.root, 'cli.glb'));
+    expect(Buffer.compare(glb, cli), 'editor export equals the CLI conversion').toBe(0);
+    // Detach one: the model keeps the other.
+    await page.getByTestId('animations').click();
+    await panel.getByRole('button', { name: 'Detach skeleton_warrior_axe_attack.animation' }).click();
+    await expect(page.getByTestId('animations')).toContainText('(1)');
+  });
+
+  test('any other file: attach through the file dialog', async ({ page, lodsmith }) => {
+    test.skip(!hasCorpus || !model || !attack, 'corpus files absent');
+    const file = await putCorpus(lodsmith.root, model!);
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(lodsmith.root, 'anims'));
+    await copyFile(attack!, join(lodsmith.root, 'anims', 'attack.animation'));
+    await openModel(page, lodsmith.page({ open: file }));
+    await page.getByTestId('animations').click();
+    await expect(page.getByText('No other matching animation files')).toBeVisible();
+    await page.getByTestId('attach-other').click();
+    const dialog = page.getByRole('dialog', { name: 'Attach animation' });
+    await dialog.locator('[data-testid=file-entry][data-name=anims]').dblclick();
+    await dialog.locator('[data-testid=file-entry][data-name="attack.animation"]').dblclick();
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('attack.animation');
+  });
+
+  test('LODka skins play their ANS1/ANM1 clips on the timeline', async ({ page, lodsmith }) => {
+    await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+    await openModel(page, lodsmith.page({ open: 'models/robot.lod' }));
+    await page.getByTestId('frame').click();
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    // Bind pose, Bind, Idle, Wave: the wave moves an arm.
+    await page.getByTestId('clip-select').selectOption({ index: 3 });
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('Wave');
+    await frames(page);
+    const a0 = await viewportPixels(page);
+    await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
+    await frames(page);
+    const a1 = await viewportPixels(page);
+    expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, "the wave moves the arm").toBeGreaterThan(0.01);
+  });
+});

@@ -63,9 +63,15 @@ describe('request validation', () => {
 describe('npm run serve arguments', () => {
   it('parses roots, port, config, flags and files', () => {
     expect(parseServeArgs(['--root', 'a', '--root=b', '--port', '8123', '--no-sample', '--config', 'cfg', 'x.lod'])).toEqual({
-      roots: ['a', 'b'], port: 8123, files: ['x.lod'], sample: false, configDir: 'cfg',
+      roots: ['a', 'b'], port: 8123, files: ['x.lod'], anims: [], sample: false, configDir: 'cfg',
     });
-    expect(parseServeArgs([])).toEqual({ roots: [], port: 0, files: [], sample: true, configDir: undefined });
+    expect(parseServeArgs([])).toEqual({ roots: [], port: 0, files: [], anims: [], sample: true, configDir: undefined });
+  });
+
+  it('takes --anim ANIM (repeatable) for the model FILE', () => {
+    expect(parseServeArgs(['w.model', '--anim', 'a.animation', '--anim=b.animation'])).toMatchObject({ files: ['w.model'], anims: ['a.animation', 'b.animation'] });
+    expect(() => parseServeArgs(['--anim', 'a.animation'])).toThrow(/--anim needs a model FILE/);
+    expect(() => parseServeArgs(['w.model', '--anim'])).toThrow(/--anim needs a value/);
   });
 
   it('refuses bad arguments with a usage line', () => {

@@ -3,6 +3,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
+import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
@@ -26,16 +27,21 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   for (const file of opts.anim ?? []) {
     try {
       const anim = await loadModel(file, io.cwd);
-      const clips = anim.codec.toScene(anim.doc).clips;
-      if (clips.length === 0) throw new CliFailure(`${anim.codec.label} file holds no animation`);
+      let clips: AnimationClip[];
+      try {
+        clips = animationClips(anim.codec.toScene(anim.doc), anim.codec.label);
+      } catch (e) {
+        throw new CliFailure(e instanceof Error ? e.message : String(e));
+      }
       extraClips.push(...clips);
     } catch (e) {
       // Name the animation file, not the model, in the one-line error.
       throw new FileError(file, e);
     }
   }
-  const up = opts.up === 'y' || opts.up === 'z' ? opts.up : (scene.upAxis ?? 'y');
-  const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith', upAxis: up });
+  const gltfOptions = modelGltfOptions(scene, extraClips, opts.up === 'y' || opts.up === 'z' ? opts.up : undefined);
+  const up = gltfOptions.upAxis;
+  const { document, warnings } = sceneToGltf(scene, gltfOptions);
   const bytes = ext === '.glb' ? await writeGlb(document) : await writeGltfEmbedded(document);
   try {
     await writeAtomically(resolve(io.cwd, output), bytes);

@@ -1,0 +1,67 @@
+/**
+ * Standalone animation files (Grimrock `.animation`, Unigine `.anim`) played on a model. Their
+ * tracks name the bone or node they drive (`AnimationTrack.targetName`); a model takes a clip when
+ * those names are its bones' or nodes' names. The editor's preview, its picker of matching
+ * animations and the glTF export (`lodsmith convert --anim` and the editor's export, one function:
+ * {@link modelGltfOptions}) all bind by these rules.
+ */
+import type { AnimationClip, AnimationTrack, Scene } from './scene.ts';
+
+/** The names an animation's tracks drive, in first-use order. */
+export function trackTargets(clips: readonly AnimationClip[]): string[] {
+  const seen = new Set<string>();
+  for (const c of clips) for (const t of c.tracks) if (t.targetName !== undefined) seen.add(t.targetName);
+  return [...seen];
+}
+
+/** The names a model offers to animations: its bones, then its nodes. */
+export function targetNames(model: Scene): Set<string> {
+  return new Set([...(model.skeleton?.bones.map((b) => b.name) ?? []), ...model.nodes.map((n) => n.name)]);
+}
+
+/** How many of the animation's target names the model has. */
+export function matchAnimation(model: Scene, clips: readonly AnimationClip[]): { matched: number; total: number } {
+  const names = targetNames(model);
+  const targets = trackTargets(clips);
+  return { matched: targets.filter((t) => names.has(t)).length, total: targets.length };
+}
+
+/**
+ * Clips of an animation file re-addressed to the model's bones (by name, else its nodes): each
+ * track's `bone` becomes the index of the bone (or node, `target: 'node'`) of that name. Tracks
+ * naming nothing in the model are left out; a clip left with no track is dropped.
+ */
+export function bindClips(model: Scene, clips: readonly AnimationClip[]): AnimationClip[] {
+  const bones = new Map<string, number>();
+  model.skeleton?.bones.forEach((b, i) => bones.has(b.name) || bones.set(b.name, i));
+  const nodes = new Map<string, number>();
+  model.nodes.forEach((n, i) => nodes.has(n.name) || nodes.set(n.name, i));
+  const out: AnimationClip[] = [];
+  for (const c of clips) {
+    const tracks = c.tracks.flatMap((t): AnimationTrack[] => {
+      const name = t.targetName;
+      if (name === undefined) return [];
+      const b = bones.get(name);
+      if (b !== undefined) return [{ ...t, bone: b, target: 'bone' }];
+      const n = nodes.get(name);
+      if (n !== undefined) return [{ ...t, bone: n, target: 'node' }];
+      return [];
+    });
+    if (tracks.length) out.push({ ...c, tracks });
+  }
+  return out;
+}
+
+/** The clips of a decoded animation file, or an error message when it holds none. */
+export function animationClips(scene: Scene, label: string): AnimationClip[] {
+  if (scene.clips.length === 0) throw new Error(`${label} file holds no animation`);
+  return scene.clips;
+}
+
+/**
+ * Options of the glTF export of a model with animation files attached: the one recipe the CLI's
+ * `convert --anim` and the editor's export share (`sceneToGltf(scene, modelGltfOptions(...))`).
+ */
+export function modelGltfOptions(scene: Scene, extraClips: readonly AnimationClip[], up?: 'y' | 'z'): { extraClips: readonly AnimationClip[]; generator: string; upAxis: 'y' | 'z' } {
+  return { extraClips, generator: 'LodSmith', upAxis: up ?? scene.upAxis ?? 'y' };
+}

@@ -19,7 +19,7 @@ import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { AnimationClip, Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { allFormats } from '../../shared/formats/index.ts';
-import { animationClips, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
+import { animationClips, animationOnRig, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -43,6 +43,9 @@ interface AttachedAnimation {
 
 /** Animation files the picker looks at in one folder, at most (each is decoded to match bones). */
 const MAX_CANDIDATES = 200;
+/** An animation opened alone looks for its model among this many files beside it, each at most this large. */
+const RIG_TRIES = 6;
+const RIG_MAX_BYTES = 64 << 20;
 
 export interface DocumentServiceOptions {
   /** Folder for the recent list and the sample's working copy. */
@@ -98,6 +101,8 @@ interface OpenDocument {
   queue: Promise<unknown>;
   /** Animation files attached to the model, in the order attached. */
   anims: AttachedAnimation[];
+  /** An animation document: the model beside it that shapes its skeleton, when one matches. */
+  rig?: { fileName: string; scene: Scene };
 }
 
 const READ_CHUNK = 4 << 20;
@@ -225,9 +230,56 @@ export class DocumentService {
       id, abs, codec, tree, original: read.bytes, disk: read.disk,
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(), anims: [],
     };
+    if (codec.id === 'grimrock-animation' || codec.id === 'unigine-anim') d.rig = await this.findRig(d);
     this.docs.set(id, d);
     await this.recent.add(display);
     return this.snapshot(d);
+  }
+
+  /**
+   * For an animation file: a model in the same folder that has (nearly) all of its target names,
+   * whose hierarchy then shapes the skeleton shown. Models whose names share the longest start
+   * with the animation's are tried first, a few at most; anything unreadable is skipped.
+   */
+  private async findRig(d: OpenDocument): Promise<OpenDocument['rig']> {
+    let clips: AnimationClip[];
+    try {
+      clips = d.codec.toScene(d.tree).clips;
+    } catch {
+      return undefined;
+    }
+    if (!clips.length) return undefined;
+    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-model' || c.id === 'unigine-mesh').flatMap((c) => c.extensions));
+    let entries: FileEntry[];
+    try {
+      entries = await this.paths.list(this.paths.display(dirname(d.abs)));
+    } catch {
+      return undefined;
+    }
+    const own = basename(d.abs).toLowerCase();
+    const shared = (name: string) => {
+      const n = name.toLowerCase();
+      let k = 0;
+      while (k < n.length && k < own.length && n[k] === own[k]) k++;
+      return k;
+    };
+    const models = entries
+      .filter((e) => !e.dir && exts.has(e.name.slice(e.name.lastIndexOf('.')).toLowerCase()) && (e.size ?? 0) <= RIG_MAX_BYTES)
+      .sort((a, b) => shared(b.name) - shared(a.name) || a.name.localeCompare(b.name))
+      .slice(0, RIG_TRIES);
+    for (const e of models) {
+      try {
+        const abs = await this.paths.resolve(e.path, 'read');
+        const bytes = (await this.readWithProgress(abs, undefined)).bytes;
+        const codec = this.detect(bytes, e.name);
+        const scene = codec.toScene(this.decodeAs(codec, bytes, e.name));
+        const m = matchAnimation(scene, clips);
+        if (m.total > 0 && m.matched >= m.total * 0.8) return { fileName: e.name, scene };
+      } catch {
+        /* not a model this animation fits */
+      }
+    }
+    return undefined;
   }
 
   /** Opens a working copy of the bundled sample (so edits never touch the bundled file). */
@@ -357,6 +409,7 @@ export class DocumentService {
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
     const scene = this.ownScene(d, lod);
+    if (d.rig) return animationOnRig(scene, d.rig.scene, d.rig.fileName);
     if (!d.anims.length) return scene;
     // Named after their file too: the timeline's clip list is where the user picks one.
     const attached = d.anims.flatMap((a) => bindClips(scene, a.clips).map((c) => ({ ...c, name: `${c.name || 'clip'} (${a.fileName})` })));

@@ -52,6 +52,19 @@ export function bindClips(model: Scene, clips: readonly AnimationClip[]): Animat
   return out;
 }
 
+/**
+ * An animation file shown on the skeleton of a model that has its node names (`model`, named
+ * `fileName`): the model's bones and nodes without its meshes, the clips bound to them.
+ */
+export function animationOnRig(anim: Scene, model: Scene, fileName: string): Scene {
+  const nodes = model.nodes.map(({ mesh: _mesh, ...n }) => n);
+  const rig: Scene = { nodes, meshes: [], materials: [], clips: [], skeletonFrom: fileName };
+  if (model.skeleton) rig.skeleton = model.skeleton;
+  if (model.upAxis) rig.upAxis = model.upAxis;
+  rig.clips = bindClips(model, anim.clips);
+  return rig;
+}
+
 /** The clips of a decoded animation file, or an error message when it holds none. */
 export function animationClips(scene: Scene, label: string): AnimationClip[] {
   if (scene.clips.length === 0) throw new Error(`${label} file holds no animation`);

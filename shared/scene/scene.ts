@@ -38,6 +38,11 @@ export interface Scene {
    * data is Z-up and viewers put the rotation of `upAxisMatrix` (up-axis.ts) above the model root.
    */
   upAxis?: UpAxis;
+  /**
+   * An animation file shown on its own: the model file beside it whose node hierarchy shapes the
+   * skeleton (the animation stores local transforms per node name, not who is whose parent).
+   */
+  skeletonFrom?: string;
   /** Axis-aligned bounds of all geometry, if known. */
   bounds?: { min: [number, number, number]; max: [number, number, number] };
 }

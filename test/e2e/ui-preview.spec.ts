@@ -228,30 +228,37 @@ test.describe('screenshots', () => {
 const yellow = (r: number, g: number, b: number) => r > 200 && g > 160 && b < 120;
 const blue = (r: number, g: number, b: number) => b > 180 && g > 130 && r < 150;
 
-test('a Grimrock .animation opened alone shows its skeleton and plays it on the timeline', async ({ page, lodsmith }, info) => {
-  const src = corpus('grimrock_animation', 'skeleton_warrior_axe_attack');
-  test.skip(!hasCorpus || !src, 'corpus file absent');
-  const file = await putCorpus(lodsmith.root, src!);
-  await openModel(page, lodsmith.page({ open: file }));
-  await expect(page.getByTestId('timeline')).toBeVisible();
-  await frames(page);
-  await page.screenshot({ path: info.outputPath('animation-alone.png') });
-  const rest = await viewportPixels(page);
-  // Joints (yellow) are drawn: the skeleton is visible.
-  expect(share(rest, yellow), 'joints drawn').toBeGreaterThan(0.001);
-  // Choose the clip and scrub: the pose changes.
-  await page.getByTestId('clip-select').selectOption({ index: 1 });
-  const slider = page.getByTestId('time-slider');
-  await slider.fill(String(Number(await slider.getAttribute('max')) * 0.6));
-  await frames(page);
-  await page.screenshot({ path: info.outputPath('animation-alone-posed.png') });
-  const posed = await viewportPixels(page);
-  const diff = posed.reduce((s, v, i) => s + Math.abs(v - rest[i]!), 0) / posed.length;
-  expect(diff, 'the pose moved the skeleton').toBeGreaterThan(0.3);
-  // Play: time advances.
-  await page.getByTestId('play').click();
-  await expect.poll(async () => (await page.locator('.timeline .time').textContent()) ?? '').not.toMatch(/^0\.00 /);
-});
+for (const beside of [true, false]) {
+  test(`a Grimrock .animation opened alone shows its skeleton and plays it on the timeline${beside ? ' (bones arranged as the model beside it)' : ' (no model beside it: joints)'}`, async ({ page, lodsmith }, info) => {
+    const src = corpus('grimrock_animation', 'skeleton_warrior_axe_attack');
+    const model = corpus('grimrock_model', 'skeleton_warrior_axe.model');
+    test.skip(!hasCorpus || !src || !model, 'corpus file absent');
+    const file = await putCorpus(lodsmith.root, src!);
+    if (beside) await putCorpus(lodsmith.root, model!);
+    await openModel(page, lodsmith.page({ open: file }));
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    await expect(page.getByText('Skeleton only: this file holds no geometry')).toBeVisible();
+    if (beside) await expect(page.getByText('bones arranged as in skeleton_warrior_axe.model')).toBeVisible();
+    await frames(page);
+    await page.screenshot({ path: info.outputPath('animation-alone.png') });
+    const rest = await viewportPixels(page);
+    // Joints (yellow) are drawn; with the model's hierarchy, bone shapes (blue) join them.
+    expect(share(rest, yellow), 'joints drawn').toBeGreaterThan(0.001);
+    if (beside) expect(share(rest, blue), 'bone shapes drawn').toBeGreaterThan(0.002);
+    // Choose the clip and scrub: the pose changes.
+    await page.getByTestId('clip-select').selectOption({ index: 1 });
+    const slider = page.getByTestId('time-slider');
+    await slider.fill(String(Number(await slider.getAttribute('max')) * 0.6));
+    await frames(page);
+    await page.screenshot({ path: info.outputPath('animation-alone-posed.png') });
+    const posed = await viewportPixels(page);
+    const diff = posed.reduce((s, v, i) => s + Math.abs(v - rest[i]!), 0) / posed.length;
+    expect(diff, 'the pose moved the skeleton').toBeGreaterThan(0.1);
+    // Play: time advances.
+    await page.getByTestId('play').click();
+    await expect.poll(async () => (await page.locator('.timeline .time').textContent()) ?? '').not.toMatch(/^0\.00 /);
+  });
+}
 
 test('bones are drawn as shapes with joints on a skinned model', async ({ page, lodsmith }, info) => {
   const src = corpus('grimrock_model', 'skeleton_warrior_axe');

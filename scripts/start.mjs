@@ -1,5 +1,5 @@
 /* global process, console */
-// `npm start [-- FILE]`: builds the app with electron-vite and launches Electron, passing FILE on.
+// `npm start [-- FILE [--anim ANIM]...]`: builds the app with electron-vite and launches Electron, passing FILE on.
 // Where the Electron binary was not installed (ELECTRON_SKIP_BINARY_DOWNLOAD=1, or a machine
 // Electron does not support) it says so in one line and points to the browser host instead.
 import { spawn } from 'node:child_process';
@@ -34,7 +34,8 @@ if (!electron) {
   process.exit(1);
 }
 
-const files = process.argv.slice(2).map((a) => (a.startsWith('-') ? a : resolve(a)));
+// Paths are made absolute (Electron runs from the repository): FILE, and `--anim ANIM` / `--anim=ANIM`.
+const files = process.argv.slice(2).map((a) => (a.startsWith('--anim=') ? `--anim=${resolve(a.slice(7))}` : a.startsWith('-') ? a : resolve(a)));
 try {
   const { build } = await import('electron-vite');
   await build({ root: repoRoot, configFile: resolve(repoRoot, 'electron.vite.config.ts'), logLevel: 'warn' });

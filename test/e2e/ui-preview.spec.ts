@@ -104,6 +104,25 @@ test.describe('P3D proxies', () => {
   }
 });
 
+test('MLOD: proxy triangles are not drawn; each proxy selection is a labelled marker', async ({ page, lodsmith }, info) => {
+  const src = corpus('p3d_mlod', 'sample_building');
+  test.skip(!hasCorpus || !src, 'corpus file absent');
+  const file = await putCorpus(lodsmith.root, src!);
+  await openModel(page, lodsmith.page({ open: file }));
+  await page.getByTestId('frame').click();
+  const labels = page.getByTestId('proxy-label');
+  await expect(labels.first()).toBeVisible();
+  expect(await labels.allTextContents()).toEqual(expect.arrayContaining(['Ind_Workshop_Window #1', 'box_c #1']));
+  await page.getByTestId('toggle-grid').click();
+  await frames(page);
+  await page.screenshot({ path: info.outputPath('mlod-proxies.png') });
+  expect(share(await viewportPixels(page), pink), 'no placeholder faces by default').toBeLessThan(0.001);
+  // Labels of proxies close together overlap: the keyboard reaches each one.
+  await labels.filter({ hasText: /^box_c #1$/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('status-selection')).toContainText('tags');
+});
+
 test('ODOL: every node names a byte range inside the file, the root the whole file', async ({ page, lodsmith }) => {
   const src = corpus('p3d_odol', 'man_bandit');
   test.skip(!hasCorpus || !src, 'corpus file absent');

@@ -376,6 +376,34 @@ test.describe('models with their animations', () => {
     await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('attack.animation');
   });
 
+  test('a Unigine .mesh plays an attached .anim', async ({ page, lodsmith }, info) => {
+    const mesh = corpus('unigine_mesh', 'unigine-mockup__agent.mesh');
+    const walk = corpus('unigine_anim', 'agent_walk');
+    const other = corpus('unigine_anim', 'Demo1__arm.anim');
+    test.skip(!hasCorpus || !mesh || !walk || !other, 'corpus files absent');
+    const file = await putCorpus(lodsmith.root, mesh!);
+    await putCorpus(lodsmith.root, walk!);
+    await putCorpus(lodsmith.root, other!);
+    await openModel(page, lodsmith.page({ open: file }));
+    await page.getByTestId('frame').click();
+    await page.getByTestId('animations').click();
+    const offered = page.getByTestId('animation-candidate');
+    // arm.anim drives another skeleton's bones: not offered.
+    await expect(offered).toHaveCount(1);
+    await expect(offered).toContainText('agent_walk.anim');
+    await expect(offered).toContainText('53/53 bones');
+    await offered.getByRole('button').click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('agent_walk.anim');
+    await frames(page);
+    const a0 = await viewportPixels(page);
+    await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
+    await frames(page);
+    await page.screenshot({ path: info.outputPath('unigine-walk.png') });
+    const a1 = await viewportPixels(page);
+    expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, 'the walk moves the legs').toBeGreaterThan(0.1);
+  });
+
   test('LODka skins play their ANS1/ANM1 clips on the timeline', async ({ page, lodsmith }) => {
     await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
     await openModel(page, lodsmith.page({ open: 'models/robot.lod' }));

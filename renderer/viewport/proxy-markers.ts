@@ -23,14 +23,12 @@ export class ProxyMarkers {
   /** Proxies with a label (markers on). */
   private readonly items: { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement }[] = [];
   private readonly disposables: { dispose(): void }[] = [];
-  private readonly layer: HTMLElement;
 
   /**
    * `size`: the model's diagonal (markers scale with it); `layer`: the element labels go in;
    * `faces`: also draw the placeholder faces; `select`: a label was clicked.
    */
   constructor(proxies: SceneProxy[], size: number, layer: HTMLElement, opts: { markers: boolean; faces: boolean; select: (p: NodePath) => void }) {
-    this.layer = layer;
     this.group.name = 'proxies';
     this.group.matrixAutoUpdate = false;
     const len = Math.max(size, 1e-3) * 0.04;
@@ -109,6 +107,5 @@ export class ProxyMarkers {
   dispose(): void {
     for (const it of this.items) it.label.remove();
     for (const d of this.disposables) d.dispose();
-    this.layer.replaceChildren(...[...this.layer.children].filter((c) => !c.classList.contains('proxy-label')));
   }
 }

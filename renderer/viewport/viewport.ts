@@ -351,12 +351,13 @@ export class Viewport {
       if (related(this.selected, m.source) || related(this.selected, m.object.userData.meshSource as NodePath | undefined)) expandByObjectPrecise(box, m.object);
     }
     for (const c of this.colliderObjects) if (related(this.selected, c.c.source)) box.expandByObject(c.obj, true);
-    if (this.built) {
-      for (const p of this.source?.proxies ?? []) {
-        if (this.selected.length < 3 || !related(this.selected, p.source)) continue;
+    const picked = this.selected.length >= 3 ? (this.source?.proxies ?? []).filter((p) => related(this.selected!, p.source)) : [];
+    if (this.built && picked.length) {
+      const marker = this.modelBox().getSize(new THREE.Vector3()).length() * 0.03;
+      for (const p of picked) {
         // The proxy's placeholder (or, without one, a small box at its origin), in world space.
         const at = new THREE.Vector3(p.matrix[12], p.matrix[13], p.matrix[14]).applyMatrix4(this.built.root.matrixWorld);
-        const pb = new THREE.Box3().setFromCenterAndSize(at, new THREE.Vector3().setScalar(this.modelBox().getSize(new THREE.Vector3()).length() * 0.03));
+        const pb = new THREE.Box3().setFromCenterAndSize(at, new THREE.Vector3().setScalar(marker));
         if (p.placeholder) for (let i = 0; i + 2 < p.placeholder.length; i += 3) pb.expandByPoint(new THREE.Vector3(p.placeholder[i], p.placeholder[i + 1], p.placeholder[i + 2]).applyMatrix4(this.built.root.matrixWorld));
         box.union(pb);
       }
@@ -473,7 +474,7 @@ export class Viewport {
   /**
    * PNG of the current view. Clean by default: the model alone, without the grid, colliders,
    * bones, proxy markers, normals, bounds or the selection; `helpers` draws them too (and the
-   * proxy labels). The longer side is scaled to `size` pixels (never up).
+   * proxy labels). The view is drawn again with its longer side `size` pixels long.
    */
   async capturePng(opts: { helpers?: boolean; size?: number } = {}): Promise<Uint8Array> {
     const size = Math.max(16, Math.min(4096, Math.round(opts.size ?? 512)));

@@ -103,3 +103,14 @@ describe.skipIf(!hasCorpus)('ODOL proxies (corpus characters)', () => {
     expect(s.proxies!.every((p) => (p.placeholder?.length ?? 0) === 9)).toBe(true);
   });
 });
+
+describe('ODOL v7 proxies', () => {
+  it('become scene proxies placed by their translation (z negated)', async () => {
+    const { buildOdolV7Document } = await import('../../scripts/fixtures/odol.ts');
+    const doc = buildOdolV7Document({ lods: 1, size: 8 });
+    const lod = doc.lods[0]!;
+    lod.proxies = [{ name: 'gunner', rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [1, 2, 3] }];
+    const s = odolScene(doc);
+    expect(s.proxies).toEqual([{ name: 'gunner', matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, -3, 1], source: ['lods', 0, 'proxies', 0] }]);
+  });
+});

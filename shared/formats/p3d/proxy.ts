@@ -33,7 +33,7 @@ export function p3dTransformToScene(raw: ArrayLike<number | string>): Mat4 {
     m[3]!, m[4]!, -m[5]!, 0,
     -m[6]!, -m[7]!, m[8]!, 0,
     m[9]!, m[10]!, -m[11]!, 1,
-  ].map((x) => (Number.isFinite(x) ? x : 0));
+  ].map((x) => (Number.isFinite(x) ? x + 0 : 0)); // + 0: no -0 from the negations
 }
 
 /**

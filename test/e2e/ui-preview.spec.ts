@@ -97,9 +97,11 @@ test.describe('P3D proxies', () => {
       await frames(page);
       await page.screenshot({ path: info.outputPath('proxies-placeholders.png') });
       expect(share(await viewportPixels(page), pink), 'placeholder faces drawn on request').toBeGreaterThan(0.002);
-      // Markers off: no labels.
-      await page.getByRole('button', { name: 'Proxy Markers' }).click();
+      // Markers off (Alt+X): no labels; on again with the toolbar button.
+      await page.keyboard.press('Alt+x');
       await expect(labels).toHaveCount(0);
+      await page.getByRole('button', { name: 'Proxy Markers' }).click();
+      await expect(labels).toHaveCount(count);
     });
   }
 });

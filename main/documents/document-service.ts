@@ -19,7 +19,7 @@ import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { AnimationClip, Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { allFormats } from '../../shared/formats/index.ts';
-import { animationClips, animationOnRig, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
+import { animationClips, animationOnRig, attachedClipName, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -412,7 +412,7 @@ export class DocumentService {
     if (d.rig) return animationOnRig(scene, d.rig.scene, d.rig.fileName);
     if (!d.anims.length) return scene;
     // Named after their file too: the timeline's clip list is where the user picks one.
-    const attached = d.anims.flatMap((a) => bindClips(scene, a.clips).map((c) => ({ ...c, name: `${c.name || 'clip'} (${a.fileName})` })));
+    const attached = d.anims.flatMap((a) => bindClips(scene, a.clips).map((c) => ({ ...c, name: attachedClipName(c.name, a.fileName) })));
     return { ...scene, clips: [...scene.clips, ...attached] };
   }
 

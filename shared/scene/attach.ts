@@ -65,6 +65,19 @@ export function animationOnRig(anim: Scene, model: Scene, fileName: string): Sce
   return rig;
 }
 
+/**
+ * How an attached file's clip is listed on the timeline: its name and the file (`walk
+ * (ogre_walk.animation)`), or the file alone when the clip has no name (Grimrock clips rarely do).
+ */
+export function attachedClipName(clip: string, fileName: string): string {
+  return clip ? `${clip} (${fileName})` : fileName;
+}
+
+/** True when a timeline clip name is one {@link attachedClipName} gave a clip of `fileName`. */
+export function isAttachedClipOf(name: string, fileName: string): boolean {
+  return name === fileName || name.endsWith(` (${fileName})`);
+}
+
 /** The clips of a decoded animation file, or an error message when it holds none. */
 export function animationClips(scene: Scene, label: string): AnimationClip[] {
   if (scene.clips.length === 0) throw new Error(`${label} file holds no animation`);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentService } from '../../main/documents/document-service.ts';
-import { bindClips, matchAnimation } from '../../shared/scene/attach.ts';
+import { attachedClipName, bindClips, isAttachedClipOf, matchAnimation } from '../../shared/scene/attach.ts';
 import { IDENTITY, type AnimationClip, type Scene } from '../../shared/scene/scene.ts';
 import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 
@@ -23,6 +23,13 @@ describe('binding animation clips to a model by name', () => {
   it('counts the targets the model has', () => {
     expect(matchAnimation(model, [clip])).toEqual({ matched: 2, total: 3 });
     expect(matchAnimation(model, [{ ...clip, tracks: [track('wing')] }])).toEqual({ matched: 0, total: 1 });
+  });
+  it('names attached clips by their file', () => {
+    expect(attachedClipName('walk', 'ogre.animation')).toBe('walk (ogre.animation)');
+    expect(attachedClipName('', 'ogre.animation')).toBe('ogre.animation');
+    expect(isAttachedClipOf('walk (ogre.animation)', 'ogre.animation')).toBe(true);
+    expect(isAttachedClipOf('ogre.animation', 'ogre.animation')).toBe(true);
+    expect(isAttachedClipOf('walk (big_ogre.animation)', 'ogre.animation')).toBe(false);
   });
   it('re-addresses tracks to bones, then nodes, and leaves out the rest', () => {
     const [bound] = bindClips(model, [clip]);
@@ -55,7 +62,8 @@ describe.skipIf(!hasCorpus || !warrior || !attack || !lever)('document service: 
     const snap = await svc.attachAnimation(doc.id, join(dir, 'attack.animation'));
     expect(snap.animations?.map((a) => a.fileName)).toEqual(['attack.animation']);
     expect(snap.revision).toBeGreaterThan(doc.revision);
-    expect(svc.scene(doc.id).clips.map((c) => c.name)).toEqual([expect.stringContaining('(attack.animation)')]);
+    // Listed by file (the corpus clip has no name of its own).
+    expect(svc.scene(doc.id).clips.map((c) => c.name)).toEqual(['attack.animation']);
     const after = await svc.detachAnimation(doc.id, 0);
     expect(after.animations).toBeUndefined();
     expect(svc.scene(doc.id).clips).toEqual([]);

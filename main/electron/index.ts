@@ -11,6 +11,7 @@ import { INVOKE_CHANNELS, type EventChannel, type EventMap } from '../../shared/
 import { allFormats } from '../../shared/formats/index.ts';
 import { DocumentService } from '../documents/document-service.ts';
 import { defaultGltfWriter } from '../documents/gltf-writer.ts';
+import { parseLaunchArgs } from '../documents/launch-args.ts';
 import { createDispatcher } from '../ipc/handlers.ts';
 import { installMenu } from './menu.ts';
 import { hardenContents, hardenSession, isTrustedSender } from './security.ts';
@@ -84,16 +85,7 @@ function requestOpen(path: string): void {
  * `--anim ANIM` (repeatable) names animation files to attach to the last model.
  */
 function launchArgs(argv: string[]): { files: string[]; anims: string[] } {
-  const args = argv.slice(app.isPackaged ? 1 : 2);
-  const files: string[] = [];
-  const anims: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--anim' && args[i + 1] !== undefined) anims.push(resolve(args[++i]!));
-    else if (a.startsWith('--anim=')) anims.push(resolve(a.slice(7)));
-    else if (!a.startsWith('-') && a !== '.') files.push(resolve(a));
-  }
-  return { files, anims };
+  return parseLaunchArgs(argv.slice(app.isPackaged ? 1 : 2));
 }
 function fileArgs(argv: string[]): string[] {
   return launchArgs(argv).files;

@@ -44,3 +44,13 @@ describe.skipIf(!hasCorpus || !model || anims.length < 2)('serve MODEL --anim AN
     }
   });
 });
+
+describe('desktop app command line', () => {
+  it('opens FILEs and attaches --anim ANIM (repeatable, also --anim=ANIM) as absolute paths', async () => {
+    const { parseLaunchArgs } = await import('../../main/documents/launch-args.ts');
+    expect(parseLaunchArgs(['m/w.model', '--anim', 'a.animation', '--anim=b.animation', '--no-sandbox', '.'], '/x')).toEqual({
+      files: ['/x/m/w.model'], anims: ['/x/a.animation', '/x/b.animation'],
+    });
+    expect(parseLaunchArgs(['--anim', '--inspect'], '/x')).toEqual({ files: [], anims: [] });
+  });
+});

@@ -112,6 +112,8 @@ export const useDocs = defineStore('docs', () => {
   /** Picks up documents the service already holds (a reload of the window). */
   async function restore(): Promise<void> {
     const list = await call('doc:list', undefined, 'Could not list open documents', true);
+    // A page opened without the address's token (a new tab, a bookmark): say what to do.
+    if (!list && lastError?.code === 'denied') error.value = { title: 'The host refused this page', error: lastError };
     for (const s of list ?? []) accept(s);
     if (!activeId.value && docs.value[0]) activate(docs.value[0].id);
   }

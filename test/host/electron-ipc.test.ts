@@ -3,7 +3,8 @@
  * electron module: every invoke channel is registered, our window's main frame is served, and a
  * request from anything else (a subframe, another window, our window after it navigated away)
  * is refused before it reaches the document service. Deleting the isTrustedSender guard around
- * the IPC handlers makes these tests fail.
+ * the IPC handlers makes these tests fail; so does loosening the window's web preferences
+ * (nodeIntegration on is a case the Electron scan does not flag while the sandbox is on).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
@@ -20,6 +21,7 @@ const electron = vi.hoisted(() => {
     configDir: '',
     handlers: new Map<string, (event: unknown, req: unknown) => Promise<unknown>>(),
     windows: [] as { webContents: { url: string; mainFrame: { url: string } } }[],
+    windowOptions: [] as { webPreferences?: Record<string, unknown> }[],
   };
   return state;
 });
@@ -36,9 +38,10 @@ vi.mock('electron', async () => {
   }
   class Window extends Emitter {
     webContents = new Contents();
-    constructor() {
+    constructor(options: { webPreferences?: Record<string, unknown> }) {
       super();
       electron.windows.push(this);
+      electron.windowOptions.push(options);
     }
     async loadURL(url: string) {
       this.webContents.url = url;
@@ -113,6 +116,16 @@ async function openDocs(): Promise<string[]> {
   if (!r.ok) throw new Error(r.error.message);
   return (r.value as DocSnapshot[]).map((d) => d.path);
 }
+
+describe('Electron main: the window', () => {
+  it('is sandboxed and isolated, without Node, webviews or insecure content', () => {
+    expect(electron.windowOptions).toHaveLength(1);
+    expect(electron.windowOptions[0]!.webPreferences).toMatchObject({
+      sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false,
+      webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+    });
+  });
+});
 
 describe('Electron main: IPC', () => {
   it('registers a handler for every invoke channel of the contract', () => {

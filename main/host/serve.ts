@@ -21,7 +21,7 @@ export interface ServeArgs {
   port: number;
   files: string[];
   /** Animation files attached to the (last) FILE: `--anim ANIM`, repeatable. */
-  anims: string[];
+  anims?: string[];
   sample: boolean;
   configDir: string | undefined;
 }
@@ -30,7 +30,8 @@ const USAGE = 'usage: npm run serve -- [--root DIR]... [--port N] [--config DIR]
 
 /** Parses the command line; throws a one-line message for bad arguments. */
 export function parseServeArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { roots: [], port: 0, files: [], anims: [], sample: true, configDir: undefined };
+  const anims: string[] = [];
+  const out: ServeArgs = { roots: [], port: 0, files: [], anims, sample: true, configDir: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -41,8 +42,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     if (a === '--root') out.roots.push(value());
     else if (a.startsWith('--root=')) out.roots.push(a.slice(7));
     else if (a === '--port') out.port = Number(value());
-    else if (a === '--anim') out.anims.push(value());
-    else if (a.startsWith('--anim=')) out.anims.push(a.slice(7));
+    else if (a === '--anim') anims.push(value());
+    else if (a.startsWith('--anim=')) anims.push(a.slice(7));
     else if (a === '--config') out.configDir = value();
     else if (a === '--no-sample') out.sample = false;
     else if (a === '--help' || a === '-h') throw new Error(USAGE);
@@ -50,7 +51,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     else out.files.push(a);
   }
   if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) throw new Error(`bad port\n${USAGE}`);
-  if (out.anims.length && !out.files.length) throw new Error(`--anim needs a model FILE to attach to\n${USAGE}`);
+  if (anims.length && !out.files.length) throw new Error(`--anim needs a model FILE to attach to\n${USAGE}`);
   return out;
 }
 
@@ -69,7 +70,7 @@ export async function serve(args: ServeArgs, log: (line: string) => void = conso
   const roots = args.roots.length ? args.roots.map((r) => resolve(r)) : [process.cwd()];
   roots.push(sampleCopyDir);
   const files = args.files.map((f) => resolve(f));
-  const anims = args.anims.map((f) => resolve(f));
+  const anims = (args.anims ?? []).map((f) => resolve(f));
   for (const f of [...files, ...anims]) roots.push(dirname(f));
   for (const r of roots) if (!(await exists(r))) throw new Error(`root folder not found: ${r}`);
   const pkg = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string };

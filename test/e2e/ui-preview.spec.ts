@@ -304,6 +304,8 @@ test.describe('models with their animations', () => {
   const lever = corpus('grimrock_animation', 'rc_lever_down');
 
   test('attach matching animations from the folder, play and choose them, export glTF as the CLI does', async ({ page, lodsmith }, info) => {
+    // Many steps, a CLI conversion included: more time on a busy machine.
+    test.slow();
     test.skip(!hasCorpus || !model || !attack || !idle || !lever, 'corpus files absent');
     const file = await putCorpus(lodsmith.root, model!);
     for (const a of [attack!, idle!, lever!]) await putCorpus(lodsmith.root, a);
@@ -337,6 +339,10 @@ test.describe('models with their animations', () => {
     await page.getByTestId('animations').click();
     await panel.getByRole('button', { name: 'Attach skeleton_warrior_axe_idle.animation' }).click();
     await expect(page.getByTestId('animations')).toContainText('(2)');
+    // The new file's clip arrives with the next scene; then choose the first file's clip and back.
+    await expect(page.getByTestId('clip-select').locator('option', { hasText: 'skeleton_warrior_axe_idle.animation' })).toHaveCount(1);
+    await page.getByTestId('clip-select').selectOption({ index: 1 });
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('attack');
     const labels = await page.getByTestId('clip-select').locator('option').allTextContents();
     await page.getByTestId('clip-select').selectOption({ index: labels.findIndex((l) => l.includes('skeleton_warrior_axe_idle.animation')) });
     await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('idle');

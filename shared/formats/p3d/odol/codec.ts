@@ -3,6 +3,7 @@
  * family (v28 up to v75, corpus-checked for 40, 48, 50, 53, 54, 68 and 73).
  */
 import { DecodeError, isDecodeError } from '../../../errors.ts';
+import { probeOdol } from '../../probes.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { decodeV4x, encodeV4x, type OdolV4xDocument } from './model.ts';
 import { decodeV7, encodeV7, type OdolV7Document } from './v7.ts';
@@ -30,11 +31,7 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   id: 'p3d-odol',
   label: 'P3D model (binarized ODOL)',
   extensions: ['.p3d'],
-  probe(bytes) {
-    if (bytes.length < 12 || bytes[0] !== 0x4f || bytes[1] !== 0x44 || bytes[2] !== 0x4f || bytes[3] !== 0x4c) return false;
-    const v = versionOf(bytes);
-    return v === 7 || (v >= MIN_V4X && v <= MAX_V4X);
-  },
+  probe: probeOdol,
   decode(bytes) {
     if (bytes.length < 12) throw new DecodeError(`file is ${bytes.length} bytes, too short for an ODOL header`, 0, '');
     if (String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) !== 'ODOL') throw new DecodeError('signature is not ODOL', 0, '');

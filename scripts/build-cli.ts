@@ -81,7 +81,7 @@ const cjsBuiltins: Plugin = {
  * where automatic splitting puts them.
  */
 const CHUNK_GROUPS = [
-  { name: 'core', priority: 20, test: /[\\/]main[\\/]cli[\\/](?!commands[\\/](convert|check)\.ts|check-)|[\\/]shared[\\/](binary|model|errors\.ts|formats[\\/](catalog|probes|registry)\.ts)/ },
+  { name: 'core', priority: 20, test: /[\\/]main[\\/]cli[\\/](?!commands[\\/](convert|check)\.ts|check-|index\.ts)|[\\/]shared[\\/](binary|model|errors\.ts|formats[\\/](catalog|probes|registry)\.ts)/ },
   { name: 'format-odol', priority: 11, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]odol[\\/]/ },
   { name: 'format-mlod', priority: 10, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]/ },
   { name: 'format-lodka', priority: 10, test: /[\\/]shared[\\/]formats[\\/]lodka[\\/]/ },

@@ -18,6 +18,7 @@ import { benchCompression } from './lib/compression.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchProcesses } from './lib/process.ts';
+import { benchCommandMemory } from './lib/command-memory.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
@@ -28,7 +29,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,process,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,process,command-memory,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'process', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'process', 'command-memory', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
   }
 
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
+  if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

@@ -12,8 +12,8 @@ describe('firstDifferenceFast', () => {
     expect(firstDifferenceFast(a, a.slice())).toBe(-1);
     for (const at of [0, 1, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 2 * (1 << 20) + 77, size - 1]) {
       const b = a.slice();
-      b[at] ^= 0xff;
-      b[Math.min(size - 1, at + 5)] ^= 0x0f;
+      b[at] = b[at]! ^ 0xff;
+      b[Math.min(size - 1, at + 5)] = b[Math.min(size - 1, at + 5)]! ^ 0x0f;
       expect(firstDifferenceFast(a, b), `changed at ${at}`).toBe(at);
       expect(firstDifferenceFast(a, b)).toBe(firstDifference(a, b));
     }

@@ -19,6 +19,7 @@ import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './l
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
+import { benchPeers } from './lib/peers.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     const size = args.quick ? 8 << 20 : 64 << 20;
     const lzssSize = args.quick ? 4 << 20 : 16 << 20;
     rows.push(...(await benchCompression(size, lzssSize, plan, log)));
+    rows.push(...(await benchPeers(args.quick, log)));
   }
 
   for (const id of FORMAT_IDS) {

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
@@ -51,6 +52,9 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
     if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict });
     else skipped++;
   }
+  // Largest first: a big file started last would leave the other workers idle at the end.
+  const sizes = new Map(jobs.map((j) => [j, statSync(j.abs, { throwIfNoEntry: false })?.size ?? 0]));
+  jobs.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
   const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;
   const bar = showBar
     ? new cliProgress.SingleBar(

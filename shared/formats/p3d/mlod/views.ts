@@ -7,7 +7,7 @@ import { getAt, type NodePath } from '../../../model/path.ts';
 import type { Problem } from '../../../model/problems.ts';
 import type { FieldInfo, Struct } from '../../../schema/schema.ts';
 import type { FormatInfo } from '../../registry.ts';
-import { resolutionKind, resolutionName } from '../resolution.ts';
+import { resolutionKind, resolutionLabel, resolutionName } from '../resolution.ts';
 import { FACE_FLAG_LABELS, FaceVertex, LodHeader, MlodHeader, POINT_FLAG_LABELS } from './schema.ts';
 import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
 import { field, jsonSafe } from '../../../model/inspect-fields.ts';
@@ -175,7 +175,7 @@ export function mlodOutline(doc: MlodDocument): OutlineNode {
         const base: NodePath = ['lods', li];
         const f = lod.faces;
         return {
-          path: base, name: `lods[${li}]`, label: `${resolutionName(lod.resolution)} (${lod.signature})`, kind: 'lod',
+          path: base, name: `lods[${li}]`, label: `${resolutionLabel(lod.resolution)} (${lod.signature})`, kind: 'lod',
           count: f.vertexCount.length, span: lod.$span, actions: { remove: true, duplicate: true, move: true, add: ['property', 'selection'] },
           children: [
             { path: [...base, 'points'], name: 'points', kind: 'array', count: lod.pointFlags.length },

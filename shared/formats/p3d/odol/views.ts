@@ -3,7 +3,7 @@ import type { Span } from '../../../binary/reader.ts';
 import type { InspectField, Inspection, OutlineNode } from '../../../model/outline.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import type { FieldInfo, FieldKind, Struct, FieldMap } from '../../../schema/schema.ts';
-import { resolutionName } from '../resolution.ts';
+import { resolutionLabel, resolutionName } from '../resolution.ts';
 import type { OdolDocument } from './codec.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
@@ -47,7 +47,7 @@ function lodNode(doc: OdolDocument, lod: OdolLod | OdolV7Lod, i: number): Outlin
     if (a) children.push(leaf([...p, k], k, a, 'array', { count: a.data.length }));
   }
   if ('uvSets' in lod) children.push(listNode([...p, 'uvSets'], 'uvSets', lod.uvSets, 'array', (s, k) => leaf([...p, 'uvSets', k], `uvSet[${k}]`, s, 'array')));
-  const name = resolutionName(lod.resolution);
+  const name = resolutionLabel(lod.resolution);
   return { path: p, name: `lod[${i}]`, label: name, kind: 'lod', children, ...(lod.$span ? { span: lod.$span } : {}) };
 }
 

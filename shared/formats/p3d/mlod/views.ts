@@ -254,7 +254,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
   }
   const sub = p[2];
   if (sub === 'points' && p.length === 3) {
-    return { title: 'Points', fields: [field('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), field('pointFlags', 'flags', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, readonly: true })] };
+    return { title: 'Points', fields: [field('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), field('pointFlags', 'array', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, note: 'Point flags per point (select a point for its flag names)' })] };
   }
   if (sub === 'points' && typeof p[3] === 'number') {
     // `points` is a flat x, y, z array, so a path element is a float index: show its point.
@@ -278,7 +278,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
           field('faceCount', 'u32', [...base, 'faces', 'vertexCount'], f.vertexCount.length, { readonly: true }),
           field('vertexCount', 'array', [...base, 'faces', 'vertexCount'], f.vertexCount, { readonly: true, note: '3 or 4 per face' }),
           field('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: FaceVertex.fields[0]!.note }),
-          field('flags', 'flags', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, readonly: true }),
+          field('flags', 'array', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, note: 'Face flags per face' }),
           field('textures', 'array', [...base, 'faces', 'textures'], f.textures.length, { readonly: true, note: 'Distinct texture paths' }),
           field('materials', 'array', [...base, 'faces', 'materials'], f.materials.length, { readonly: true, note: 'Distinct material paths' }),
         ],

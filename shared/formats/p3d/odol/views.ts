@@ -102,8 +102,12 @@ function schemaAt(doc: OdolDocument, path: NodePath): Struct<FieldMap> | undefin
   return undefined;
 }
 
+/** A packed array node (`{ data: typed array, ... }`): shown as its values' table. */
+const isPacked = (x: unknown): x is { data: ArrayLike<number> } => !!x && typeof x === 'object' && !Array.isArray(x) && ArrayBuffer.isView((x as { data?: unknown }).data);
+
 function kindOf(x: unknown): FieldKind {
   if (typeof x === 'string') return 'string';
+  if (isPacked(x)) return 'array';
   if (typeof x === 'number') return Number.isInteger(x) ? 'i32' : 'f32';
   if (ArrayBuffer.isView(x)) return 'array';
   if (Array.isArray(x)) return x.every((e) => typeof e === 'number') && x.length === 3 ? 'vec3' : 'array';
@@ -112,6 +116,7 @@ function kindOf(x: unknown): FieldKind {
 
 function jsonValue(x: unknown): unknown {
   if (ArrayBuffer.isView(x)) return `${(x as unknown as ArrayLike<number>).length} values`;
+  if (isPacked(x)) return `${x.data.length} values`;
   if (Array.isArray(x) && !x.every((e) => typeof e !== 'object')) return `${x.length} items`;
   if (x && typeof x === 'object') return '{...}';
   return x;

@@ -191,13 +191,22 @@ describe('proxies', () => {
     expect(h.lines!.length).toBe(18);
   });
 
-  it.skipIf(!hasCorpus)('finds the proxies of a real character (ODOL v50) with orthonormal axes', async () => {
-    const { svc, id } = await openCopy(join(corpusDir, 'p3d_odol', 'SplenectomY__WeedWizards-DayzEpoch__man_bandit.p3d'), 'man.p3d');
-    const ps = svc.query(id, { kind: 'p3d-proxies', lod: 0 }) as P3dProxy[];
-    expect(ps.length).toBeGreaterThan(0);
-    for (const p of ps) {
-      const a = p.axes;
-      for (let k = 0; k < 3; k++) expect(Math.hypot(a[k * 3]!, a[k * 3 + 1]!, a[k * 3 + 2]!)).toBeCloseTo(1, 3);
+  it.skipIf(!hasCorpus)('reads the proxies of the real characters (ODOL v50) with orthonormal axes in every LOD', async () => {
+    for (const f of ['SplenectomY__WeedWizards-DayzEpoch__man_bandit.p3d', 'SplenectomY__WeedWizards-DayzEpoch__annie_original.p3d']) {
+      const { svc, id } = await openCopy(join(corpusDir, 'p3d_odol', f), f);
+      const lods = svc.query(id, { kind: 'p3d-lods' }) as P3dLodEntry[];
+      let n = 0;
+      for (const l of lods) {
+        for (const p of svc.query(id, { kind: 'p3d-proxies', lod: l.index }) as P3dProxy[]) {
+          n++;
+          const a = p.axes;
+          const v = (k: number) => [a[k * 3]!, a[k * 3 + 1]!, a[k * 3 + 2]!];
+          const dot = (x: number[], y: number[]) => x[0]! * y[0]! + x[1]! * y[1]! + x[2]! * y[2]!;
+          for (let k = 0; k < 3; k++) expect(Math.sqrt(dot(v(k), v(k))), `${f} ${p.path}`).toBeCloseTo(1, 2);
+          expect(Math.abs(dot(v(0), v(1))) + Math.abs(dot(v(1), v(2))) + Math.abs(dot(v(0), v(2))), `${f} ${p.path}`).toBeLessThan(0.02);
+        }
+      }
+      expect(n, f).toBeGreaterThan(0);
     }
   });
 });

@@ -185,6 +185,9 @@ describe('proxies', () => {
     const before = lodBytes(original);
     const after = lodBytes(new Uint8Array(await readFile(file)));
     for (let i = 1; i < before.length; i++) expect(after[i], `LOD ${i}`).toEqual(before[i]);
+    // A rename renames the proxy's selection too, keeping its number.
+    await planAndApply(svc, id, { kind: 'p3d-proxy-edit', lod: 0, proxy: 0, path: '\\mod\\seat' });
+    expect((svc.query(id, { kind: 'p3d-selections', lod: 0 }) as P3dSelection[]).map((s) => s.name)).toEqual(['grid', 'proxy:\\mod\\seat.01']);
     const h = svc.query(id, { kind: 'highlight', path: ['lods', 0, 'proxies', 0] }) as Highlight;
     // Scene space mirrors z: the origin mark sits at (2, 1, -0.5).
     expect(Array.from(h.points!)).toEqual([2, 1, -0.5]);

@@ -326,7 +326,15 @@ export function proxyEditCommand(doc: AnyDoc, lod: number, index: number, change
     }
   } else {
     const rec = (odolLod(doc, lod).proxies as Record<string, unknown>[])[index]!;
-    if (change.path !== undefined) commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'name'], value: change.path });
+    if (change.path !== undefined) {
+      commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'name'], value: change.path });
+      // The binarizer names the proxy's selection `proxy:PATH.NNN` after it: keep the two in step.
+      const si = Number(rec.namedSelectionIndex ?? -1);
+      const sel = (odolLod(doc, lod).namedSelections as { name: string }[])[si];
+      if (sel && sel.name.toLowerCase().startsWith('proxy:') && proxyPathOf(sel.name).path.toLowerCase() === p.path.toLowerCase()) {
+        commands.push({ op: 'set', path: ['lods', lod, 'namedSelections', si, 'name'], value: `proxy:${change.path}${proxyPathOf(sel.name).suffix}` });
+      }
+    }
     if (change.position || change.axes) {
       const pos = change.position ?? p.position;
       let axes = change.axes ?? p.axes;

@@ -42,6 +42,7 @@ const editorQuery: z.ZodType<EditorQuery> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('p3d-groups'), lod: row }),
   z.object({ kind: z.literal('p3d-proxies'), lod: row }),
   z.object({ kind: z.literal('p3d-selections'), lod: row }),
+  z.object({ kind: z.literal('p3d-group-highlight'), lod: row, group: text }),
   z.object({ kind: z.literal('p3d-group-path'), lod: row, group: text, field: z.enum(['texture', 'material']), value: text }),
   z.object({
     kind: z.literal('p3d-proxy-edit'), lod: row, proxy: row, path: text.optional(),

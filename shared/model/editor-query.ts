@@ -20,6 +20,8 @@ export type EditorQuery =
   | { kind: 'p3d-proxies'; lod: number }
   /** P3D: the named selections of one LOD. */
   | { kind: 'p3d-selections'; lod: number }
+  /** P3D: what to mark in the viewport for one face group. */
+  | { kind: 'p3d-group-highlight'; lod: number; group: string }
   /** P3D: the command that gives one face group another texture or material path. */
   | { kind: 'p3d-group-path'; lod: number; group: string; field: 'texture' | 'material'; value: string }
   /** P3D: the command that changes a proxy's model path, position or orientation. */

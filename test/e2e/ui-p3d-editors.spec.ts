@@ -94,6 +94,10 @@ test('P3D materials: LOD names modders know; face-group texture and material pat
   await expect(lod.locator('option')).toHaveText(['Visual 1.000 (7 faces)', 'Visual 2.000 (6 faces)', 'Geometry (6 faces)', 'Memory (0 faces)']);
   await expect(page.getByRole('textbox', { name: 'Texture of group 2' })).toHaveValue('data\\box_side_co.paa');
   const tex = page.getByRole('textbox', { name: 'Texture of group 2' });
+  // The group being edited is marked in the viewport.
+  await tex.focus();
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveText('3 faces: data\\box_side_co.paa');
+  await expect.poll(() => markedPixels(page)).toBeGreaterThan(100);
   await tex.fill('data\\crate_side_co.paa');
   await tex.press('Enter');
   await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');

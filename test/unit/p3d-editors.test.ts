@@ -80,6 +80,18 @@ describe('MLOD face groups', () => {
     expect(new Uint8Array(await readFile(file))).toEqual(original);
   });
 
+  it('marks the faces of one group in the viewport (MLOD and ODOL)', async () => {
+    const { svc, id } = await openCopy(encodeMlod(buildSampleMlod()), 'box.p3d');
+    const groups = svc.query(id, { kind: 'p3d-groups', lod: 0 }) as P3dFaceGroup[];
+    const h = svc.query(id, { kind: 'p3d-group-highlight', lod: 0, group: groups[1]!.key }) as Highlight;
+    // Three quads: six triangles of three corners; the cube's faces 3..5 (z mirrored).
+    expect(h.triangles!.length).toBe(6 * 9);
+    const o = await openCopy(odolCodec.encode(buildOdolDocument({ version: 50, size: 2 })), 'grid.p3d');
+    const og = o.svc.query(o.id, { kind: 'p3d-groups', lod: 0 }) as P3dFaceGroup[];
+    const oh = o.svc.query(o.id, { kind: 'p3d-group-highlight', lod: 0, group: og[0]!.key }) as Highlight;
+    expect(oh.triangles!.length / 9).toBe(og[0]!.faces * 2);
+  });
+
   it('gives one group a material another group uses without touching that group', async () => {
     const { svc, id } = await openCopy(encodeMlod(buildSampleMlod()), 'box.p3d');
     const groups = svc.query(id, { kind: 'p3d-groups', lod: 0 }) as P3dFaceGroup[];

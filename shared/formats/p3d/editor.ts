@@ -570,6 +570,33 @@ export function p3dArrayLayout(doc: AnyDoc, name: string, data: Numeric, path: N
   return undefined;
 }
 
+/** The faces of one face group (see {@link p3dGroups}). */
+export function groupHighlight(doc: AnyDoc, lod: number, key: string): Highlight | undefined {
+  if (isMlod(doc)) {
+    const l = doc.lods[lod];
+    const g = l ? mlodGroups(l).find((x) => x.texture + SEP + x.material === key) : undefined;
+    if (!l || !g) return undefined;
+    const m = mlodMarks(l, g.faces, []);
+    return highlightOf([], m.tris, [], `${g.faces.length} faces: ${g.texture || '(no texture)'}`);
+  }
+  const l = doc.lods[lod] as OdolAnyLod | undefined;
+  if (!l) return undefined;
+  let faces: number[] = [];
+  if ('positions' in l) {
+    const t = Number(key.slice(1));
+    l.faces.textures.forEach((x, i) => x === t && faces.push(i));
+  } else {
+    const s = odolSections(doc, l)[Number(key.slice(1))];
+    if (!s) return undefined;
+    const offsets = faceOffsets(l.faces.sizes, doc.version);
+    const sec = l.sections[s.section]!;
+    for (let i = 0; i < l.faces.sizes.length; i++) if (offsets[i]! >= sec.faceLowerIndex && offsets[i]! < sec.faceUpperIndex) faces.push(i);
+    faces = faces.slice(0, s.faces);
+  }
+  const m = odolMarks(doc, l, faces, []);
+  return highlightOf([], m.tris, [], `${faces.length} faces`);
+}
+
 /** Highlight of a proxy by its index in {@link p3dProxies} (the editor's list). */
 export function proxyHighlight(doc: AnyDoc, lod: number, index: number): Highlight | undefined {
   const p = p3dProxies(doc, lod)[index];
@@ -594,6 +621,7 @@ export function p3dQuery(doc: AnyDoc, q: EditorQuery): unknown {
       return proxyEditCommand(doc, q.lod, q.proxy, change);
     }
     case 'highlight': return p3dHighlight(doc, q.path, q.row);
+    case 'p3d-group-highlight': return groupHighlight(doc, q.lod, q.group);
     default: return undefined;
   }
 }

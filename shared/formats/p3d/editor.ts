@@ -268,8 +268,8 @@ export function p3dProxies(doc: AnyDoc, lod: number): P3dProxy[] {
   return (l.proxies as Record<string, unknown>[]).map((p, index) => {
     const name = String(p.name ?? '');
     let m: number[];
-    if (Array.isArray(p.transform)) m = (p.transform as unknown[]).map(Number);
-    else m = [...((p.rotation as unknown[]) ?? []).map(Number), ...((p.translation as unknown[]) ?? []).map(Number)];
+    if (isNumbers(p.transform)) m = Array.from(p.transform as ArrayLike<unknown>, Number);
+    else m = [...Array.from((p.rotation as ArrayLike<unknown>) ?? [], Number), ...Array.from((p.translation as ArrayLike<unknown>) ?? [], Number)];
     const ok = m.length === 12 && m.every(Number.isFinite);
     return {
       index, path: name, name, position: ok ? [m[9]!, m[10]!, m[11]!] : [0, 0, 0], axes: ok ? m.slice(0, 9) : [1, 0, 0, 0, 1, 0, 0, 0, 1],
@@ -277,6 +277,9 @@ export function p3dProxies(doc: AnyDoc, lod: number): P3dProxy[] {
     };
   });
 }
+
+/** A list of numbers as a record may hold it: an array, or a typed array. */
+const isNumbers = (x: unknown): boolean => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
 
 /** Gram-Schmidt: nine numbers -> an orthonormal x, y, z (y kept, z made perpendicular). */
 function orthonormal(axes: readonly number[]): { x: V3; y: V3; z: V3 } {
@@ -342,11 +345,13 @@ export function proxyEditCommand(doc: AnyDoc, lod: number, index: number, change
         const o = orthonormal(change.axes);
         axes = [...o.x, ...o.y, ...o.z];
       }
-      if (Array.isArray(rec.transform)) {
-        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'transform'], value: [...axes, ...pos].map(Math.fround) });
+      // Written in the form the record holds (a list of numbers, or a Float32Array).
+      const like = (old: unknown, v: number[]): unknown => (ArrayBuffer.isView(old) ? Float32Array.from(v) : v.map(Math.fround));
+      if (isNumbers(rec.transform)) {
+        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'transform'], value: like(rec.transform, [...axes, ...pos]) });
       } else {
-        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'rotation'], value: axes.map(Math.fround) });
-        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'translation'], value: pos.map(Math.fround) });
+        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'rotation'], value: like(rec.rotation, axes) });
+        commands.push({ op: 'set', path: ['lods', lod, 'proxies', index, 'translation'], value: like(rec.translation, pos) });
       }
     }
   }

@@ -17,6 +17,8 @@ import { odolCodec } from '../../shared/formats/p3d/odol/codec.ts';
 import type { MlodDocument } from '../../shared/formats/p3d/mlod/types.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { p3dProxies } from '../../shared/formats/p3d/editor.ts';
+import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 
 // WebGL without a GPU: SwiftShader draws the viewport so its pixels can be checked.
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
@@ -278,4 +280,36 @@ test('arrays as tables: named columns, pages, jump to row, editable cells with o
   await faces.getByRole('textbox', { name: 'i0 of row 0' }).focus();
   await expect(page.locator('[data-testid=highlight-label]')).toHaveText('face 0');
   await expect.poll(() => markedPixels(page)).toBeGreaterThan(0);
+});
+
+test('arrays as tables in a LODka model: mesh positions and face indices, a cell edit undone, the row marked', async ({ page, lodsmith }) => {
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await openModel(page, lodsmith.page({ open: 'models/robot.lod' }));
+  await page.locator('[data-testid=tree-filter]').fill('MSH1');
+  await page.locator('[data-testid=tree-row][data-kind=mesh]').first().click();
+  const pos = page.locator('[data-testid=array-table]', { hasText: 'meshPointsPos' });
+  await pos.getByRole('button', { name: /meshPointsPos/ }).click();
+  await expect(pos.locator('thead th')).toHaveText(['#', 'x', 'y', 'z']);
+  await page.locator('[data-testid=frame]').click();
+  const x0 = pos.getByRole('textbox', { name: 'x of row 0' });
+  const before = await x0.inputValue();
+  await x0.focus();
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveText('vertex 0');
+  await expect.poll(() => markedPixels(page)).toBeGreaterThan(0);
+  await x0.fill('0.125');
+  await x0.press('Enter');
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
+  await expect(x0).toHaveValue('0.125');
+  await page.locator('[data-testid=tree]').focus();
+  await page.keyboard.press('Control+z');
+  await expect(x0).toHaveValue(before);
+  // Face group indices: one triangle per row, marked in the viewport.
+  await page.locator('[data-testid=tree-filter]').fill('faceGroups[0]');
+  await page.locator('[data-testid=tree-row][data-kind=facegroup]').first().click();
+  const idx = page.locator('[data-testid=array-table]', { hasText: 'vertexIndex' });
+  await idx.getByRole('button', { name: /vertexIndex/ }).click();
+  await expect(idx.locator('thead th')).toHaveText(['#', 'v0', 'v1', 'v2']);
+  await idx.getByRole('textbox', { name: 'v0 of row 0' }).focus();
+  await expect(page.locator('[data-testid=highlight-label]')).toContainText('triangle 0');
+  await page.screenshot({ path: join(SHOTS, 'array-table-lodka.png') });
 });

@@ -88,3 +88,23 @@ describe('column names', () => {
     expect(checkElementEdit(doc, { op: 'batch', commands: [{ op: 'set', path: ['b', 1], value: 9 }, { op: 'set', path: ['b', 0], value: -1 }] })).toMatch(/0 to 255/);
   });
 });
+
+describe('LODka mesh arrays', () => {
+  it('names the MSH1 columns and marks a vertex or a face group triangle of a row', async () => {
+    const { buildSampleLod } = await import('../../scripts/fixtures/lodka.ts');
+    const { lodkaCodec } = await import('../../shared/formats/lodka/codec.ts');
+    const doc = lodkaCodec.decode(encodeLod(buildSampleLod()));
+    const tree = lodkaCodec.outline(doc);
+    const mesh = [...nodes(tree)].find((n) => n.kind === 'mesh')!;
+    const layout = (p: (string | number)[]) => arrayPage(doc, [...mesh.path, ...p], 0, 1, (nm, data, at) => lodkaCodec.arrayLayout!(doc, nm, data, at))!;
+    expect(layout(['meshPointsPos']).columns).toEqual(['x', 'y', 'z']);
+    expect(layout(['faceGroups', 0, 'vertexIndex']).columns).toEqual(['v0', 'v1', 'v2']);
+    expect(layout(['meshTxCrd']).columns).toEqual(['u', 'v']);
+    const m = (await import('../../shared/model/path.ts')).getAt(doc, mesh.path) as { meshPointsPos: Float32Array; faceGroups: { vertexIndex: Uint32Array }[] };
+    const h = lodkaCodec.query!(doc, { kind: 'highlight', path: [...mesh.path, 'meshPointsPos'], row: 1 }) as { points: Float32Array };
+    expect(Array.from(h.points)).toEqual(Array.from(m.meshPointsPos.slice(3, 6)));
+    const t = lodkaCodec.query!(doc, { kind: 'highlight', path: [...mesh.path, 'faceGroups', 0, 'vertexIndex'], row: 0 }) as { triangles: Float32Array };
+    const v1 = m.faceGroups[0]!.vertexIndex[1]!;
+    expect(Array.from(t.triangles.slice(3, 6))).toEqual(Array.from(m.meshPointsPos.slice(v1 * 3, v1 * 3 + 3)));
+  });
+});

@@ -297,3 +297,16 @@ describe('arrays as tables', () => {
     expect(uv.sets).toBeGreaterThan(0);
   });
 });
+
+describe('marks of large selections', () => {
+  it('stop at a bounded number of points and triangles', async () => {
+    const { buildLargeMlodDocument } = await import('../../scripts/fixtures/mlod.ts');
+    const { MAX_MARK_POINTS, MAX_MARK_TRIANGLES, p3dHighlight } = await import('../../shared/formats/p3d/editor.ts');
+    const doc = buildLargeMlodDocument(150_000);
+    const h = p3dHighlight(doc, ['lods', 0, 'tags', 0])!;
+    expect(h.label).toMatch(/^ground: \d+ points, \d+ faces$/);
+    expect(h.points!.length).toBeLessThanOrEqual(MAX_MARK_POINTS * 3);
+    expect(h.triangles!.length).toBeLessThanOrEqual(MAX_MARK_TRIANGLES * 9 + 9);
+    expect(h.triangles!.length).toBeGreaterThanOrEqual(MAX_MARK_TRIANGLES * 9);
+  });
+});

@@ -384,6 +384,13 @@ export function p3dSelections(doc: AnyDoc, lod: number): P3dSelection[] {
 
 // ---- viewport highlight ----
 
+/**
+ * A mark is drawn, not edited: beyond these counts (a selection of a whole 500,000-face LOD)
+ * the first ones show, which is enough to see where it is and keeps the answer a few MB.
+ */
+export const MAX_MARK_POINTS = 100_000;
+export const MAX_MARK_TRIANGLES = 100_000;
+
 /** Scene space is right-handed: P3D's z is negated (see the scene builders). */
 function pushPoint(out: number[], x: number, y: number, z: number): void {
   out.push(x, y, -z);
@@ -405,8 +412,9 @@ function mlodMarks(l: MlodLod, faces: Iterable<number>, points: Iterable<number>
   const n = l.pointFlags.length;
   const pts: number[] = [];
   const tris: number[] = [];
-  for (const p of points) if (p < n) pushPoint(pts, P[p * 3]!, P[p * 3 + 1]!, P[p * 3 + 2]!);
+  for (const p of points) if (p < n && pts.length < MAX_MARK_POINTS * 3) pushPoint(pts, P[p * 3]!, P[p * 3 + 1]!, P[p * 3 + 2]!);
   for (const i of faces) {
+    if (tris.length >= MAX_MARK_TRIANGLES * 9) break;
     const vc = f.vertexCount[i]!;
     if (vc !== 3 && vc !== 4) continue;
     const c = [0, 1, 2, 3].slice(0, vc).map((k) => f.pointIndex[i * 4 + k]!);
@@ -425,8 +433,9 @@ function odolMarks(doc: OdolDocument, l: OdolAnyLod, faces: Iterable<number>, ve
   const idx = l.faces.indices;
   const pts: number[] = [];
   const tris: number[] = [];
-  for (const v of vertices) if (v < n) pushPoint(pts, P[v * 3]!, P[v * 3 + 1]!, P[v * 3 + 2]!);
+  for (const v of vertices) if (v < n && pts.length < MAX_MARK_POINTS * 3) pushPoint(pts, P[v * 3]!, P[v * 3 + 1]!, P[v * 3 + 2]!);
   for (const f of faces) {
+    if (tris.length >= MAX_MARK_TRIANGLES * 9) break;
     if (f >= sizes.length) continue;
     const c = Array.from({ length: sizes[f]! }, (_, k) => idx[first[f]! + k]!);
     if (c.length < 3 || c.some((v) => v >= n)) continue;

@@ -313,3 +313,33 @@ test('arrays as tables in a LODka model: mesh positions and face indices, a cell
   await expect(page.locator('[data-testid=highlight-label]')).toContainText('triangle 0');
   await page.screenshot({ path: join(SHOTS, 'array-table-lodka.png') });
 });
+
+test('ODOL proxies: add one, place it, delete it; the saved file holds the placed proxy', async ({ page, lodsmith }) => {
+  const odol = await putOdol(lodsmith.root);
+  await openModel(page, lodsmith.page({ open: odol.rel }));
+  await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+  const list = page.getByRole('listbox', { name: 'Proxies' });
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await expect(list.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true');
+  const path = page.getByRole('textbox', { name: 'Proxy model path' });
+  await path.fill('\\mod\\proxies\\crate');
+  await path.press('Enter');
+  const z = page.locator('[data-testid=p3d-proxy-position-2]');
+  await z.fill('1.5');
+  await z.press('Enter');
+  await expect(z).toHaveValue('1.5');
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveText('proxy \\mod\\proxies\\crate');
+  await saveWithKeyboard(page);
+  let doc = odolCodec.decode(new Uint8Array(await readFile(odol.abs))) as OdolV4xDocument;
+  expect(doc.lods[0]!.proxies.map((p) => p.name)).toEqual(['\\a3\\data_f\\proxies\\lamp', '\\mod\\proxies\\crate']);
+  expect(doc.lods[0]!.proxies[1]!.transform.slice(9)).toEqual([0, 0, 1.5]);
+  await list.getByRole('option').first().click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list.getByRole('option')).toContainText('crate');
+  await saveWithKeyboard(page);
+  doc = odolCodec.decode(new Uint8Array(await readFile(odol.abs))) as OdolV4xDocument;
+  expect(doc.lods[0]!.proxies.map((p) => p.name)).toEqual(['\\mod\\proxies\\crate']);
+});

@@ -77,6 +77,15 @@ async function pixels(page: Page): Promise<number[]> {
 }
 const frameDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
 
+/** The active document's revision (it moves once per applied edit). */
+async function revision(page: Page): Promise<string> {
+  return (await page.locator('[data-testid=doc-tab][aria-selected=true]').getAttribute('data-revision')) ?? '';
+}
+/** Waits until an edit sent after `before` was read has been applied (a typed value shows before that). */
+async function applied(page: Page, before: string): Promise<void> {
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).not.toHaveAttribute('data-revision', before);
+}
+
 async function saveWithKeyboard(page: Page): Promise<void> {
   await page.locator('[data-testid=tree]').focus();
   await page.keyboard.press('Control+s');
@@ -165,14 +174,18 @@ test('P3D proxies, keyboard only: pick a proxy, move and turn it; the preview fo
   await page.keyboard.press('Tab');
   await page.keyboard.press('Control+a');
   await page.keyboard.type('-0.4');
+  let rev = await revision(page);
   await page.keyboard.press('Enter');
+  await applied(page, rev);
   await expect(page.locator('[data-testid=p3d-proxy-position-0]')).toHaveValue('-0.4');
   // Orientation: 90 degrees about Y.
   const yaw = page.locator('[data-testid=p3d-proxy-euler-1]');
   await yaw.focus();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('90');
+  rev = await revision(page);
   await page.keyboard.press('Enter');
+  await applied(page, rev);
   await expect(yaw).toHaveValue('90');
   await sceneSettled(page);
   // The triangle moved and its mark with it.

@@ -17,7 +17,7 @@ import { odolCodec } from '../../shared/formats/p3d/odol/codec.ts';
 import type { MlodDocument } from '../../shared/formats/p3d/mlod/types.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { p3dProxies } from '../../shared/formats/p3d/editor.ts';
-import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { buildSampleLod, encodePng } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 
 // WebGL without a GPU: SwiftShader draws the viewport so its pixels can be checked.
@@ -109,8 +109,15 @@ test('P3D materials: LOD names modders know; face-group texture and material pat
   await tex.focus();
   await expect(page.locator('[data-testid=highlight-label]')).toHaveText('3 faces: data\\box_side_co.paa');
   await expect.poll(() => markedPixels(page)).toBeGreaterThan(100);
-  await tex.fill('data\\crate_side_co.paa');
+  // No such file beside the model: the thumbnail says so.
+  const thumb = page.locator('[data-testid=p3d-group]').nth(1).locator('[data-testid=texture-thumb]');
+  await expect(thumb).toHaveAttribute('title', /was not found next to the model/);
+  await writeFile(join(lodsmith.root, 'crate_side_co.png'), encodePng(4, 4, new Uint8Array(64).fill(200)));
+  await tex.fill('data\\crate_side_co.png');
   await tex.press('Enter');
+  // The new texture is found beside the model and previewed.
+  await expect(thumb).toHaveAttribute('title', 'data\\crate_side_co.png: 4 × 4');
+  await expect(thumb.locator('img')).toBeVisible();
   await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
   const mat = page.getByRole('textbox', { name: 'Material of group 1' });
   await mat.fill('data\\crate.rvmat');
@@ -121,12 +128,14 @@ test('P3D materials: LOD names modders know; face-group texture and material pat
   await expect(page.getByRole('textbox', { name: 'Material of group 1' })).toHaveValue('data\\crate.rvmat');
   // The SP3X LOD stores no material: its field is read-only.
   await lod.selectOption({ label: 'Visual 2.000 (6 faces)' });
+  // The mark of the other LOD's group goes with it.
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Material of group 1' })).toHaveAttribute('readonly', '');
   await page.screenshot({ path: join(SHOTS, 'p3d-materials-mlod.png') });
   await saveWithKeyboard(page);
   const doc = mlodCodec.decode(new Uint8Array(await readFile(mlod.abs))) as MlodDocument;
   const f = doc.lods[0]!.faces;
-  expect(Array.from(f.textureIndex, (t) => f.textures[t]).slice(0, 6)).toEqual(['data\\box_co.paa', 'data\\box_co.paa', 'data\\box_co.paa', 'data\\crate_side_co.paa', 'data\\crate_side_co.paa', 'data\\crate_side_co.paa']);
+  expect(Array.from(f.textureIndex, (t) => f.textures[t]).slice(0, 6)).toEqual(['data\\box_co.paa', 'data\\box_co.paa', 'data\\box_co.paa', 'data\\crate_side_co.png', 'data\\crate_side_co.png', 'data\\crate_side_co.png']);
   expect(Array.from(f.materialIndex, (m) => f.materials[m]).slice(0, 6)).toEqual(['data\\crate.rvmat', 'data\\crate.rvmat', 'data\\crate.rvmat', 'data\\box.rvmat', 'data\\box.rvmat', 'data\\box.rvmat']);
 
   // ODOL: the stored path of a section.
@@ -338,10 +347,14 @@ test('ODOL proxies: add one, place it, delete it; the saved file holds the place
   await expect(list.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true');
   const path = page.getByRole('textbox', { name: 'Proxy model path' });
   await path.fill('\\mod\\proxies\\crate');
+  let rev = await revision(page);
   await path.press('Enter');
+  await applied(page, rev);
   const z = page.locator('[data-testid=p3d-proxy-position-2]');
   await z.fill('1.5');
+  rev = await revision(page);
   await z.press('Enter');
+  await applied(page, rev);
   await expect(z).toHaveValue('1.5');
   await expect(page.locator('[data-testid=highlight-label]')).toHaveText('proxy \\mod\\proxies\\crate');
   await saveWithKeyboard(page);

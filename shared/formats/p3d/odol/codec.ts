@@ -4,6 +4,7 @@
  */
 import { DecodeError, isDecodeError } from '../../../errors.ts';
 import { probeOdol } from '../../probes.ts';
+import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { decodeV4x, encodeV4x } from './model.ts';
 import { decodeV7, encodeV7 } from './v7.ts';
@@ -51,4 +52,6 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   inspect: inspectOdol,
   checkEdit: checkOdolEdit,
   create: createOdolNode,
+  arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
+  query: (doc, q) => p3dQuery(doc, q),
 };

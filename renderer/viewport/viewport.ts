@@ -15,6 +15,8 @@ import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './
 import { expandByObjectPrecise } from './bounds.ts';
 import { BoneHelper } from './bone-helper.ts';
 import { ProxyMarkers } from './proxy-markers.ts';
+import { buildHighlight, disposeHighlight } from './highlight.ts';
+import type { Highlight } from '../../shared/model/editor-query.ts';
 import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
@@ -67,6 +69,7 @@ export class Viewport {
   private colliderObjects: { obj: THREE.Object3D; c: SceneCollider }[] = [];
   private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, proxies: true, placeholders: false, hidden: new Set() };
   private selected: NodePath | null = null;
+  private highlight: THREE.Group | undefined;
   private up: UpAxis = 'y';
   private clipIndex = -1;
   private time = 0;
@@ -260,6 +263,21 @@ export class Viewport {
     this.requestRender();
   }
 
+  /** Marks points, faces or axes an editor selected (scene space, under the model root); null clears. */
+  setHighlight(h: Highlight | null): void {
+    if (this.highlight) {
+      this.helpers.remove(this.highlight);
+      disposeHighlight(this.highlight);
+      this.highlight = undefined;
+    }
+    if (h && (h.points?.length || h.triangles?.length || h.lines?.length)) {
+      this.highlight = buildHighlight(h);
+      this.highlight.matrixAutoUpdate = false;
+      this.helpers.add(this.highlight);
+    }
+    this.requestRender();
+  }
+
   /** Plays a clip at a time (seconds); -1 shows the bind pose. */
   setPose(clip: number, time: number): void {
     this.clipIndex = clip;
@@ -299,7 +317,7 @@ export class Viewport {
 
   /** Fits the camera to the selection (or the whole model when nothing 3D is selected). */
   frameSelection(): void {
-    const box = this.selectionBox();
+    const box = this.highlight ? new THREE.Box3().setFromObject(this.highlight, true) : this.selectionBox();
     this.frameBox(box && !box.isEmpty() ? box : this.modelBox());
   }
 
@@ -464,6 +482,10 @@ export class Viewport {
       obj.matrixWorldNeedsUpdate = true;
     }
     for (const h of this.normalsHelpers) h.update();
+    if (this.highlight) {
+      this.highlight.matrix.copy(root);
+      this.highlight.matrixWorldNeedsUpdate = true;
+    }
     this.skeletonHelper?.update();
     if (this.proxyMarkers) {
       const el = this.canvas;

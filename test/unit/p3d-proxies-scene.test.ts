@@ -57,8 +57,8 @@ describe('MLOD proxies', () => {
     expect(Array.from(p.placeholder!)).toHaveLength(9);
   });
 
-  it('frames a triangle: y along the shorter leg, z along the longer', () => {
-    const m = triangleFrame([0, 0, 0, 0, 1, 0, 0, 0, 2]);
+  it('frames a triangle as Object Builder does: y along the longer leg, z along the shorter', () => {
+    const m = triangleFrame([0, 0, 0, 0, 0, 1, 0, 2, 0]);
     expect(m.slice(4, 7)).toEqual([0, 1, 0]);
     expect(m.slice(8, 11)).toEqual([0, 0, 1]);
     expect(m.slice(0, 3)).toEqual([1, 0, 0]);

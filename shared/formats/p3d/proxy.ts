@@ -38,8 +38,8 @@ export function p3dTransformToScene(raw: ArrayLike<number | string>): Mat4 {
 
 /**
  * The frame a placeholder triangle stands for, from its three corners in scene axes: the origin
- * is the corner nearest a right angle, y runs along the shorter leg, z along the longer one
- * (Object Builder's proxy triangle).
+ * is the corner nearest a right angle, y runs along the longer leg, z along the shorter one
+ * (Object Builder's proxy triangle, read as the proxies editor reads it: `../editor.ts`).
  */
 export function triangleFrame(t: ArrayLike<number>): Mat4 {
   const p = [0, 1, 2].map((k) => [t[k * 3]!, t[k * 3 + 1]!, t[k * 3 + 2]!] as [number, number, number]);
@@ -59,7 +59,7 @@ export function triangleFrame(t: ArrayLike<number>): Mat4 {
   const o = p[best]!;
   let a = sub(p[(best + 1) % 3]!, o);
   let b = sub(p[(best + 2) % 3]!, o);
-  if (len(a) > len(b)) [a, b] = [b, a];
+  if (len(a) < len(b)) [a, b] = [b, a];
   const y = a.map((x) => x / len(a));
   const z = b.map((x) => x / len(b));
   const x = [y[1]! * z[2]! - y[2]! * z[1]!, y[2]! * z[0]! - y[0]! * z[2]!, y[0]! * z[1]! - y[1]! * z[0]!];

@@ -9,8 +9,10 @@ import * as THREE from 'three';
 import type { SceneProxy } from '../../shared/scene/scene.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 
-const MARKER_COLOR = 0xff6bd6;
-const PLACEHOLDER_COLOR = 0xff6bd6;
+// Violet: apart from the editors' highlight (magenta), the selection (orange), colliders (green)
+// and bones (blue and yellow).
+const MARKER_COLOR = 0x9f7aff;
+const PLACEHOLDER_COLOR = 0x9f7aff;
 
 /** The label text: the model's file name and its number (`ak74 #2`); the full path is the tooltip. */
 export function proxyLabel(p: SceneProxy): string {
@@ -38,7 +40,7 @@ export class ProxyMarkers {
     const axesMat = new THREE.LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true });
     const diamond = new THREE.OctahedronGeometry(len * 0.25);
     const diamondMat = new THREE.MeshBasicMaterial({ color: MARKER_COLOR, depthTest: false, transparent: true, opacity: 0.9 });
-    const faceMat = new THREE.MeshBasicMaterial({ color: PLACEHOLDER_COLOR, side: THREE.DoubleSide, transparent: true, opacity: 0.35, depthWrite: false });
+    const faceMat = new THREE.MeshBasicMaterial({ color: PLACEHOLDER_COLOR, side: THREE.DoubleSide, transparent: true, opacity: 0.5, depthWrite: false });
     const edgeMat = new THREE.LineBasicMaterial({ color: PLACEHOLDER_COLOR });
     this.disposables.push(axes, axesMat, diamond, diamondMat, faceMat, edgeMat);
     for (const p of proxies) {

@@ -524,7 +524,7 @@ export class Viewport {
     if (opts.helpers && this.proxyMarkers) {
       // Labels are DOM over the canvas; draw them into the picture at the same places.
       g.font = `${Math.max(9, Math.round(12 * k))}px sans-serif`;
-      g.fillStyle = '#ff6bd6';
+      g.fillStyle = '#b9a0ff';
       for (const l of this.proxyMarkers.labels()) g.fillText(l.text, l.x * k, (l.y + 12) * k);
     }
     // Put the on-screen frame back (with its helpers) at once.

@@ -379,7 +379,9 @@ function encodeColourBlock(block: Uint8Array, out: Uint8Array, o: number, punch:
   }
   const e0 = to565(coords[maxI * 3]!, coords[maxI * 3 + 1]!, coords[maxI * 3 + 2]!);
   const e1 = to565(coords[minI * 3]!, coords[minI * 3 + 1]!, coords[minI * 3 + 2]!);
-  let { c0, c1, bits, err } = punch ? pickThree(block, e0, e1) : orderFourColour(block, e0, e1);
+  const first = punch ? pickThree(block, e0, e1) : orderFourColour(block, e0, e1);
+  let { c0, c1, bits } = first;
+  const err = first.err;
   // Least-squares refit to the chosen indices (4-colour mode only).
   if (!punch && err > 0) {
     const w0 = [1, 0, 2 / 3, 1 / 3];
@@ -400,7 +402,7 @@ function encodeColourBlock(block: Uint8Array, out: Uint8Array, o: number, punch:
       const e0r = (ar * b2 - br * ab) * f, e0g = (ag * b2 - bg * ab) * f, e0b = (abl * b2 - bbl * ab) * f;
       const e1r = (br * a2 - ar * ab) * f, e1g = (bg * a2 - ag * ab) * f, e1b = (bbl * a2 - abl * ab) * f;
       const trial = orderFourColour(block, to565(e0r, e0g, e0b), to565(e1r, e1g, e1b));
-      if (trial.err < err) ({ c0, c1, bits, err } = trial);
+      if (trial.err < err) ({ c0, c1, bits } = trial);
     }
   }
   out[o] = c0 & 255; out[o + 1] = c0 >> 8; out[o + 2] = c1 & 255; out[o + 3] = c1 >> 8;

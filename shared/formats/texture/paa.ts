@@ -476,7 +476,7 @@ export function createPaa(img: RgbaImage, opts: PaaWriteOptions = {}): PaaDocume
   const minSide = format === 'argb8888' ? 1 : 4;
   while (levels.length < 16) {
     const last = levels[levels.length - 1]!;
-    if (Math.min(last.width, last.height) <= minSide || (last.width === 1 && last.height === 1)) break;
+    if (minSide > 1 ? Math.min(last.width, last.height) <= minSide : last.width === 1 && last.height === 1) break;
     levels.push(downsample(last));
   }
   const mips: PaaMip[] = levels.map((l) => {

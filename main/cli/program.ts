@@ -32,6 +32,17 @@ function positiveInt(v: string): number {
   return n;
 }
 
+function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of at least 0');
+  return n;
+}
+
+function paaFormat(v: string): 'dxt1' | 'dxt5' | 'argb8888' {
+  if (v === 'dxt1' || v === 'dxt5' || v === 'argb8888') return v;
+  throw new InvalidArgumentError('expected dxt1, dxt5 or argb8888');
+}
+
 function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
   if (v === 'y' || v === 'z' || v === 'auto') return v;
   throw new InvalidArgumentError('expected y, z or auto');
@@ -56,7 +67,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   let code = EXIT_OK;
   const program = new Command('lodsmith');
   program
-    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim.')
+    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim,\nand their textures: Arma .paa/.pac, .dds, .tga.')
     .version(packageVersion(), '-v, --version', 'print the LodSmith version')
     .helpOption('-h, --help', 'show help (also: lodsmith help COMMAND)')
     .option('--debug', 'print the stack trace of an error (for bug reports)')
@@ -74,12 +85,14 @@ Examples:
   lodsmith roundtrip --strict *.lod
   lodsmith convert ogre.model ogre.glb --anim ogre_walk.animation ogre_attack.animation
   lodsmith check ~/mods/addons --json > report.json
+  lodsmith texture data/body_co.paa body_co.png
+  lodsmith texture logo.png logo_ca.paa --format dxt5
 ${EXIT_HELP}`);
 
   program
     .command('info')
-    .description('summarise a model file: format, version, meshes, materials, bones, animations')
-    .argument('<file>', 'model file')
+    .description('summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)')
+    .argument('<file>', 'model or texture file')
     .option('--json', 'print one JSON object instead of text')
     .action(async (file: string, opts: { json?: boolean }) => {
       code = await aboutFile(file, async () => (await import('./commands/info.ts')).runInfo(file, opts, io));
@@ -130,8 +143,21 @@ ${EXIT_HELP}`);
     });
 
   program
+    .command('texture')
+    .description('convert a texture: PAA/PAC, DDS, TGA (or PNG, JPEG, BMP) to PNG, or a picture to a new PAA')
+    .argument('<input>', 'texture or picture file')
+    .argument('<output>', 'output file ending in .png, or .paa/.pac for a new Arma texture')
+    .option('--mip <n>', 'which mip level to write to a PNG (0 = the largest)', nonNegativeInt)
+    .option('--format <type>', 'pixel type of a new PAA: dxt1, dxt5 or argb8888 (default: DXT1 when opaque, DXT5 with alpha)', paaFormat)
+    .option('-q, --quiet', 'print nothing unless something goes wrong')
+    .addHelpText('after', '\nA PNG holds the level as stored: swizzled _nohq/_smdi maps are not un-swizzled.\nA new PAA gets the full mip chain and the AVGC, MAXC, FLAG and OFFS tags the game reads.')
+    .action(async (input: string, output: string, opts: { mip?: number; format?: 'dxt1' | 'dxt5' | 'argb8888'; quiet?: boolean }) => {
+      code = await aboutFile(input, async () => (await import('./commands/texture.ts')).runTexture(input, output, opts, io));
+    });
+
+  program
     .command('check')
-    .description('decode and round-trip every supported model file under a folder, in parallel')
+    .description('decode and round-trip every supported model and texture file under a folder, in parallel')
     .argument('<dir>', 'folder to search (recursively)')
     .option('-j, --jobs <n>', 'most worker threads to use (default: number of CPUs)', positiveInt)
     .option('--strict', 'also encode from the decoded fields alone (see roundtrip --strict)')

@@ -2,7 +2,12 @@
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
-import { loadModel } from '../load.ts';
+import { basename } from 'node:path';
+import '../../../shared/formats/index.ts';
+import { detectFormat } from '../../../shared/formats/registry.ts';
+import { textureInfo, type TextureInfo } from '../../../shared/formats/texture/index.ts';
+import { loadModel, readInput } from '../load.ts';
+import { decodeTextureBytes, isTextureFile } from '../texture-load.ts';
 import { count, humanBytes, plural, table } from '../text.ts';
 
 export interface InfoOptions {
@@ -10,6 +15,8 @@ export interface InfoOptions {
 }
 
 export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
+  const raw = await readInput(file, io.cwd);
+  if (!detectFormat(raw, basename(file)) && isTextureFile(raw, file)) return textureInfoCommand(file, raw, opts, io);
   const { codec, doc, bytes } = await loadModel(file, io.cwd);
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
@@ -98,4 +105,30 @@ function list(items: readonly string[]): string {
     shown++;
   }
   return `${head}${text}${shown < items.length ? `, … (${items.length - shown} more)` : ''}`;
+}
+
+/** `info` on a texture: type, size, mips (size, compression, bytes) and the tags. */
+async function textureInfoCommand(file: string, bytes: Uint8Array, opts: InfoOptions, io: CliIO): Promise<number> {
+  const tex = decodeTextureBytes(bytes, file);
+  const info = textureInfo(tex.doc, bytes.length);
+  if (opts.json) {
+    await writeLines(io.stdout, [JSON.stringify(info, jsonSafe, 2)]);
+    return EXIT_OK;
+  }
+  await writeLines(io.stdout, describeTextureInfo(file, info));
+  return EXIT_OK;
+}
+
+export function describeTextureInfo(file: string, info: TextureInfo): string[] {
+  const rows: [string, string][] = [
+    ['format', `${info.label} (${info.kind})`],
+    ['type', info.type],
+    ['size', `${info.width}x${info.height}`],
+    ['bytes', `${humanBytes(info.bytes)} (${count(info.bytes)} bytes)`],
+    ['mips', `${info.mips.length}: ${info.mips.map((m) => `${m.width}x${m.height}${m.compression && m.compression !== 'none' ? ` ${m.compression.toUpperCase()}` : ''}`).join(', ')}`],
+  ];
+  for (const [k, v] of Object.entries(info.tags ?? {})) rows.push([`tag ${k}`, describeValue(v)]);
+  for (const n of info.notes) rows.push(['note', n]);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return [file, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
 }

@@ -43,6 +43,10 @@ function paaFormat(v: string): 'dxt1' | 'dxt5' | 'argb8888' {
   throw new InvalidArgumentError('expected dxt1, dxt5 or argb8888');
 }
 
+function collect(v: string, prev: string[] | undefined): string[] {
+  return [...(prev ?? []), v];
+}
+
 function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
   if (v === 'y' || v === 'z' || v === 'auto') return v;
   throw new InvalidArgumentError('expected y, z or auto');
@@ -136,9 +140,10 @@ ${EXIT_HELP}`);
     .option('--lod <name>', 'which LOD to export (P3D resolution name such as 1.000 or Geometry)')
     .option('--anim <files...>', 'standalone animation files (.animation, .anim) to bind to the model by bone name')
     .option('--up <axis>', "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", upAxisChoice, 'auto')
+    .option('--textures <dir>', 'look textures up under this folder too (repeatable: a P-drive, an unpacked mod) and embed them as PNG', collect)
     .option('-q, --quiet', 'print nothing unless something goes wrong')
-    .addHelpText('after', '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
-    .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean }) => {
+    .addHelpText('after', "\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).\nWith --textures, each texture is searched under the given folders, then the model's folder and its parents\n(case-insensitive, \\ or /, a P:\\ drive dropped), then by file name beside the model; one not found is a warning.")
+    .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean; textures?: string[] }) => {
       code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, opts, io));
     });
 

@@ -40,7 +40,7 @@ export function fsLookup(): TextureLookup {
     },
     isFile(path) {
       if (!files.has(path)) {
-        let ok = false;
+        let ok: boolean;
         try {
           ok = statSync(path).isFile();
         } catch {

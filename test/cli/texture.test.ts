@@ -82,7 +82,7 @@ describe.skipIf(!hasCorpus)('lodsmith texture / info / check on textures', () =>
       'a_ca.paa texture-paa ok', 'b.dds texture-dds ok', 'c.tga texture-tga ok',
     ]);
     const broken = readBytes(paa('Jack-Colt__Overthrow-Mods__logo_ca.paa')).slice();
-    broken[0x7f] ^= 0xff; // inside the top mip's LZO stream
+    broken[0x7f] = broken[0x7f]! ^ 0xff; // inside the top mip's LZO stream
     writeFileSync(join(dir, 'd.paa'), broken);
     r = await cli(['check', dir, '--json', '-j', '1']);
     expect(r.code).toBe(1);
@@ -101,7 +101,9 @@ describe.skipIf(!hasCorpus)('convert --textures', () => {
     const mats = doc.getRoot().listMaterials();
     expect(mats.some((m) => m.getBaseColorTexture() !== null)).toBe(true);
     expect(mats.every((m) => m.getBaseColorTextureInfo() === null || m.getBaseColorTextureInfo()!.getTexCoord() === 0)).toBe(true);
-    return (report.info.resources ?? []).filter((x) => x.image).map((x) => ({ width: x.image!.width, height: x.image!.height, mime: x.mimeType ?? '' }));
+    type Resource = { image?: { width: number; height: number }; mimeType?: string };
+    const resources = ((report as { info?: { resources?: Resource[] } }).info?.resources ?? []);
+    return resources.filter((x) => x.image).map((x) => ({ width: x.image!.width, height: x.image!.height, mime: x.mimeType ?? '' }));
   }
 
   it('ivbag500 (P-drive layout, lower-case names in the model, mixed case on disk) embeds its texture', async () => {

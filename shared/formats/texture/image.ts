@@ -63,31 +63,37 @@ export function downsample(src: RgbaImage): RgbaImage {
   const out = new Uint8Array(w * h * 4);
   const s = src.data;
   const sw = src.width;
+  const lin = SRGB_TO_LINEAR;
   for (let y = 0; y < h; y++) {
-    const y0 = Math.min(src.height - 1, y * 2);
-    const y1 = Math.min(src.height - 1, y * 2 + 1);
+    const r0 = Math.min(src.height - 1, y * 2) * sw;
+    const r1 = Math.min(src.height - 1, y * 2 + 1) * sw;
     for (let x = 0; x < w; x++) {
       const x0 = Math.min(sw - 1, x * 2);
       const x1 = Math.min(sw - 1, x * 2 + 1);
-      let r = 0, g = 0, b = 0, a = 0;
-      for (const p of [(y0 * sw + x0) * 4, (y0 * sw + x1) * 4, (y1 * sw + x0) * 4, (y1 * sw + x1) * 4]) {
-        const pa = s[p + 3]!;
-        const wgt = pa + 1; // keep colour defined for fully transparent quads
-        r += SRGB_TO_LINEAR[s[p]!]! * wgt;
-        g += SRGB_TO_LINEAR[s[p + 1]!]! * wgt;
-        b += SRGB_TO_LINEAR[s[p + 2]!]! * wgt;
-        a += pa;
-      }
-      let wsum = 0;
-      for (const p of [(y0 * sw + x0) * 4, (y0 * sw + x1) * 4, (y1 * sw + x0) * 4, (y1 * sw + x1) * 4]) wsum += s[p + 3]! + 1;
+      const p0 = (r0 + x0) * 4, p1 = (r0 + x1) * 4, p2 = (r1 + x0) * 4, p3 = (r1 + x1) * 4;
+      // Weight alpha + 1 keeps the colour defined for fully transparent quads.
+      const a0 = s[p0 + 3]!, a1 = s[p1 + 3]!, a2 = s[p2 + 3]!, a3 = s[p3 + 3]!;
+      const w0 = a0 + 1, w1 = a1 + 1, w2 = a2 + 1, w3 = a3 + 1;
+      const inv = 1 / (w0 + w1 + w2 + w3);
       const o = (y * w + x) * 4;
-      out[o] = linearToSrgb(r / wsum);
-      out[o + 1] = linearToSrgb(g / wsum);
-      out[o + 2] = linearToSrgb(b / wsum);
-      out[o + 3] = Math.round(a / 4);
+      out[o] = linearToSrgbFast((lin[s[p0]!]! * w0 + lin[s[p1]!]! * w1 + lin[s[p2]!]! * w2 + lin[s[p3]!]! * w3) * inv);
+      out[o + 1] = linearToSrgbFast((lin[s[p0 + 1]!]! * w0 + lin[s[p1 + 1]!]! * w1 + lin[s[p2 + 1]!]! * w2 + lin[s[p3 + 1]!]! * w3) * inv);
+      out[o + 2] = linearToSrgbFast((lin[s[p0 + 2]!]! * w0 + lin[s[p1 + 2]!]! * w1 + lin[s[p2 + 2]!]! * w2 + lin[s[p3 + 2]!]! * w3) * inv);
+      out[o + 3] = (a0 + a1 + a2 + a3 + 2) >> 2;
     }
   }
   return { width: w, height: h, data: out };
+}
+
+/** Linear 0..1 -> sRGB byte through a 4096-step table (within 1 of the exact conversion). */
+const LIN_STEPS = 4096;
+const LINEAR_TO_SRGB_TABLE: Uint8Array = (() => {
+  const t = new Uint8Array(LIN_STEPS + 1);
+  for (let i = 0; i <= LIN_STEPS; i++) t[i] = linearToSrgb(i / LIN_STEPS);
+  return t;
+})();
+function linearToSrgbFast(v: number): number {
+  return LINEAR_TO_SRGB_TABLE[v <= 0 ? 0 : v >= 1 ? LIN_STEPS : Math.round(v * LIN_STEPS)]!;
 }
 
 /** sRGB byte -> linear 0..1. */

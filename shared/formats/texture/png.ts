@@ -36,6 +36,12 @@ export function decodePng(bytes: Uint8Array): RgbaImage {
     data = convertIndexedToRgb(png);
     channels = png.palette[0]?.length ?? 3;
   }
+  if (png.depth === 8 && !png.palette && (channels === 4 || channels === 3)) {
+    const src = data as Uint8Array;
+    if (channels === 4) out.set(src.subarray(0, n * 4));
+    else for (let i = 0, j = 0; i < n * 4; i += 4, j += 3) { out[i] = src[j]!; out[i + 1] = src[j + 1]!; out[i + 2] = src[j + 2]!; out[i + 3] = 255; }
+    return { width, height, data: out };
+  }
   const shift = png.depth === 16 && !png.palette ? 8 : 0;
   const scale = png.depth < 8 && !png.palette ? 255 / ((1 << png.depth) - 1) : 1;
   for (let i = 0; i < n; i++) {

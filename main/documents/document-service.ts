@@ -24,6 +24,10 @@ import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
+import { fsLookup, toSlash } from './scene-textures.ts';
+import { isTextureName } from '../../shared/formats/texture/index.ts';
+import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
+import { TexturePictureCache } from './texture-cache.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -45,6 +49,11 @@ export interface DocumentServiceOptions {
   io?: Partial<AtomicIo>;
   /** For tests: called between the steps of every document save (crash and fault tests). */
   onSaveStep?: SaveStepHook;
+  /**
+   * Folders searched for the textures a model names before its own folder and parents (the
+   * user's texture folders: a P-drive, unpacked mods). The browser host passes its roots.
+   */
+  textureRoots?: () => readonly string[];
 }
 
 interface HistoryEntry {
@@ -81,6 +90,8 @@ interface OpenDocument {
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
+  /** Texture references that resolve nowhere, per revision (Problems entries). */
+  textureProblems?: { revision: number; problems: Problem[] };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
 }
@@ -255,6 +266,7 @@ export class DocumentService {
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
+    problems = [...problems, ...this.textureProblems(d)];
     let outline;
     try {
       outline = timedStage('host:outline', () => d.codec.outline(d.tree));
@@ -605,41 +617,72 @@ export class DocumentService {
     });
   }
 
+  private readonly pictures = new TexturePictureCache();
+
+  /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
+  private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
+    const roots = (this.opts.textureRoots?.() ?? []).map(toSlash);
+    return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
+  }
+
   /**
-   * A texture the model references: embedded in the file, or an image with that file name in the
-   * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
-   * in a model can never reach outside the model's folder.
+   * "texture not found" warnings for the files the model's materials name (P3D paths; procedural
+   * textures and embedded images need no file), recomputed once per revision.
+   */
+  private textureProblems(d: OpenDocument): Problem[] {
+    if (d.textureProblems?.revision === d.revision) return d.textureProblems.problems;
+    const problems: Problem[] = [];
+    if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
+      try {
+        const seen = new Set<string>();
+        for (const m of d.codec.toScene(d.tree, {}).materials) {
+          if (!m.texture || m.textureData || seen.has(m.texture)) continue;
+          seen.add(m.texture);
+          const r = this.resolveReference(d, m.texture);
+          if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+      } catch {
+        /* a model without a scene has no texture references to check */
+      }
+    }
+    d.textureProblems = { revision: d.revision, problems };
+    return problems;
+  }
+
+  /**
+   * A texture the model references, as an image the renderer can show (PNG, JPEG or BMP): embedded
+   * in the file, or the file the reference resolves to (textures.md: the texture roots, the
+   * model's folder and parents, then by name beside the model). PAA, DDS and TGA files are decoded
+   * here, off the renderer's thread, and cached by path, size and modification time. A resolved
+   * file must still pass the path policy (the browser host's roots) and be a texture type.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
     try {
       const scene = d.codec.toScene(d.tree, {});
       const m = scene.materials.find((x) => x.texture === name && x.textureData);
-      if (m?.textureData) return m.textureData;
+      if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
     } catch {
       /* fall back to files */
     }
-    const base = name.split(/[\\/]/).pop() ?? '';
-    if (!base || base === '.' || base === '..') return null;
-    const dir = dirname(d.abs);
-    for (const folder of [dir, join(dir, 'textures')]) {
-      let entries: FileEntry[];
-      try {
-        entries = await this.paths.list(this.paths.display(folder));
-      } catch {
-        continue;
-      }
-      const hit = entries.find((e) => !e.dir && e.name.toLowerCase() === base.toLowerCase());
-      if (hit) {
-        try {
-          const abs = await this.paths.resolve(hit.path, 'read');
-          return new Uint8Array(await readFile(abs));
-        } catch {
-          return null;
-        }
-      }
+    let r = this.resolveReference(d, name);
+    if (r.kind !== 'file') {
+      // Older behaviour kept: a `textures` subfolder beside the model.
+      const base = name.split(/[\\/]/).pop() ?? '';
+      if (base && base !== '.' && base !== '..') r = resolveTexture(base, { modelDir: toSlash(join(dirname(d.abs), 'textures')), roots: [] }, fsLookup());
     }
-    return null;
+    if (r.kind !== 'file' || !isTextureName(r.path)) return null;
+    let abs: string;
+    try {
+      abs = await this.paths.resolve(this.paths.display(r.path), 'read');
+    } catch {
+      return null;
+    }
+    try {
+      return await this.pictures.file(abs);
+    } catch {
+      return null;
+    }
   }
 
   /**

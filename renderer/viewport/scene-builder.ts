@@ -112,6 +112,8 @@ function makeGeometry(mesh: SceneMesh): THREE.BufferGeometry {
 
 export interface BuildOptions {
   wireframe: boolean;
+  /** 'textured' (default): textures over material colours; 'colour': material colours; 'solid': plain grey. */
+  shading?: 'textured' | 'colour' | 'solid';
   textures?: TextureResolver;
   /** Called when an asynchronously loaded texture arrives (the viewport re-renders). */
   onAsync?: () => void;
@@ -128,15 +130,24 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
   const root = new THREE.Group();
   root.name = 'model';
   const disposables: { dispose(): void }[] = [];
+  const shading = opts.shading ?? 'textured';
   const loadTexture = (mat: THREE.MeshPhongMaterial, m: SceneMaterial) => {
+    if (shading === 'solid') {
+      mat.color.setRGB(0.6, 0.64, 0.68, THREE.SRGBColorSpace);
+      mat.opacity = 1;
+      mat.transparent = false;
+      return;
+    }
+    if (shading !== 'textured') return;
     const key = m.textureData ? `embedded:${m.name}:${m.textureData.length}:${m.textureData[0] ?? 0}:${m.textureData[m.textureData.length >> 1] ?? 0}` : m.texture ? `file:${m.texture}` : '';
     if (!key) return;
     let p = textureCache.get(key);
     if (!p) {
       if (m.textureData) p = imageFromBytes(m.textureData);
       else if (m.texture && opts.textures) {
-        // LODka keeps a second texture after a colon; the first is the base map.
-        const name = m.texture.split(':')[0]!;
+        // LODka keeps a second texture after a colon; the first is the base map. A drive letter
+        // (`P:\...` in P3D paths) is not that colon.
+        const name = /^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0];
         p = opts.textures(name).then((b) => (b ? imageFromBytes(b) : null)).catch(() => null);
       } else return;
       textureCache.set(key, p);
@@ -149,6 +160,12 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
       t.flipY = false;
       t.needsUpdate = true;
       mat.map = t;
+      // Arma's colour-with-alpha textures (`_ca`) are drawn with their alpha unless the material
+      // says how: blended, with a cut-out so hidden texels do not hide what is behind them.
+      if (m.blending === undefined && /_ca(\.[a-z]+)?$/i.test(m.texture ?? '')) {
+        mat.transparent = true;
+        mat.alphaTest = 0.02;
+      }
       mat.needsUpdate = true;
       disposables.push(t);
       opts.onAsync?.();

@@ -17,6 +17,8 @@ import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
   wireframe: boolean;
+  /** Textures over material colours, material colours only, or plain grey. */
+  shading?: 'textured' | 'colour' | 'solid';
   normals: boolean;
   bounds: boolean;
   grid: boolean;
@@ -143,7 +145,7 @@ export class Viewport {
       this.scene.remove(this.built.root);
       this.built.dispose();
     }
-    this.built = buildScene(scene, { wireframe: this.opts.wireframe, textures: this.textures, onAsync: () => this.requestRender() });
+    this.built = buildScene(scene, { wireframe: this.opts.wireframe, shading: this.opts.shading ?? 'textured', textures: this.textures, onAsync: () => this.requestRender() });
     markStage('scene:objects');
     this.orient();
     this.scene.add(this.built.root);
@@ -190,7 +192,7 @@ export class Viewport {
   }
 
   setOptions(o: ViewOptions): void {
-    const rebuild = o.wireframe !== this.opts.wireframe;
+    const rebuild = o.wireframe !== this.opts.wireframe || (o.shading ?? 'textured') !== (this.opts.shading ?? 'textured');
     this.opts = { ...o, hidden: new Set(o.hidden) };
     if (rebuild && this.source) {
       this.setScene(this.source, false);

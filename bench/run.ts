@@ -18,7 +18,7 @@ import { benchCompression } from './lib/compression.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { renderTable, type Row } from './lib/report.ts';
-import { benchTextures } from './lib/textures.ts';
+import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
 interface Args {
@@ -121,7 +121,10 @@ async function main(): Promise<void> {
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
   }
 
-  if (wants('textures')) rows.push(...benchTextures(plan, args.quick, log));
+  if (wants('textures')) {
+    rows.push(...benchTextures(plan, args.quick, log));
+    rows.push(...(await benchTexturedFirstFrame(args.quick, log)));
+  }
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

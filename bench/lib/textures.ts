@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
 import { decodeBlocks, encodeBlocks } from '../../shared/formats/texture/dxt.ts';
 import { createPaa, decodePaa, decodePaaMip, encodePaa, mipDataSize } from '../../shared/formats/texture/paa.ts';
@@ -15,7 +15,7 @@ import { corpusFiles, readBytes } from '../../test/helpers/corpus.ts';
 import { buildLzoStick, stickDecompress } from './lzo-stick.ts';
 import { Prng } from '../../fuzz/lib/prng.ts';
 import type { Row } from './report.ts';
-import { mbPerSecond, memcpyMbPerSecond, timeIt, type TimingPlan } from './timing.ts';
+import { mbPerSecond, median, memcpyMbPerSecond, timeIt, type TimingPlan } from './timing.ts';
 
 export const DXT_DECODE_TARGET_MBPS = 1000;
 export const PNG_TO_PAA_TARGET_S = 1;
@@ -56,7 +56,7 @@ export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string)
     .filter((x) => x.doc.mips[0]!.compression === 'lzo')
     .sort((a, b) => b.doc.mips[0]!.width * b.doc.mips[0]!.height - a.doc.mips[0]!.width * a.doc.mips[0]!.height)[0];
   if (!real) {
-    rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: 'corpus', bytes: 0, metric: 'top mip decode', value: null, unit: 'MB/s', verdict: 'n/a', note: 'no LZO-compressed PAA in the corpus' });
+    rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: 'corpus', bytes: 0, metric: 'top mip decode', value: null, unit: 'MB/s', verdict: 'MISS', note: 'not measured: no LZO-compressed PAA in the corpus' });
   } else {
     const m = real.doc.mips[0]!;
     const name = real.f.split('/').pop()!.replace(/^[^_]+__[^_]+__/, '');
@@ -90,4 +90,95 @@ export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string)
     rows.push({ section: 'texture', subject: 'PNG -> PAA', input: `${side}x${side} generated, ${alpha ? 'alpha -> DXT5' : 'opaque -> DXT1'}`, bytes: png.length, metric: 'PNG decode + mips + DXT + LZO + tags', value: s, unit: 's', target: `< ${PNG_TO_PAA_TARGET_S * 1000} ms`, verdict: s < PNG_TO_PAA_TARGET_S ? 'PASS' : 'MISS' });
   }
   return rows;
+}
+
+export const TEXTURED_FRAME_TARGET_S = 0.5;
+
+/** Counts the renderer's marks before the app loads: the first `doc:open` sent, every textured frame. */
+const TEXTURE_PROBE = `(() => {
+  const w = window;
+  w.__lodsmithTex = { open: -1, drawn: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.name === 'lodsmith:invoke:doc:open:sent' && w.__lodsmithTex.open < 0) w.__lodsmithTex.open = e.startTime;
+      if (e.name === 'lodsmith:texture:drawn') w.__lodsmithTex.drawn.push(e.startTime);
+    }
+  }).observe({ entryTypes: ['mark'] });
+})();`;
+
+/**
+ * Open -> first textured frame: a P3D box whose faces use two 2048x2048 PAAs (DXT1 and DXT5, LZO
+ * mips, as TexView writes them), opened in the browser host; from the renderer sending `doc:open`
+ * to the first frame drawn with both textures (host decode of the model, scene, both PAA
+ * decodes and PNG re-encodes in the host, image decode and upload in the page).
+ */
+export async function benchTexturedFirstFrame(quick: boolean, log: (s: string) => void): Promise<Row[]> {
+  const base: Row = { section: 'texture', subject: 'preview', input: 'P3D box, two 2048x2048 PAA', bytes: 0, metric: 'open -> first textured frame', value: null, unit: 's', target: `< ${TEXTURED_FRAME_TARGET_S * 1000} ms`, verdict: 'MISS' };
+  const { previewPrerequisites, chromiumPath, ensureRenderer } = await import('./preview-hook.ts');
+  const missing = previewPrerequisites();
+  if (missing.length) return [{ ...base, note: `not measured: missing ${missing.join(', ')}` }];
+  let rendererDir: string;
+  try {
+    rendererDir = await ensureRenderer(log);
+  } catch (e) {
+    return [{ ...base, note: `not measured: the renderer could not be built: ${(e as Error).message.split('\n')[0]}` }];
+  }
+  const { buildLod, buildMlod, cube } = await import('../../scripts/fixtures/mlod.ts');
+  const { encodeMlod } = await import('../../shared/formats/p3d/mlod/encode.ts');
+  const { startHost } = await import('../../main/host/server.ts');
+  const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
+  const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-textured-'));
+  const side = 2048;
+  log('textures: writing the 2048x2048 PAAs for the textured preview');
+  writeFileSync(join(dir, 'body_co.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, false) })));
+  writeFileSync(join(dir, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, true) })));
+  const c = cube(1);
+  const model = encodeMlod(buildMlod([buildLod({
+    resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]),
+    textures: c.faces.map((_, i) => (i < 3 ? 'P:\\bench\\body_co.paa' : 'P:\\bench\\glass_ca.paa')),
+  })]));
+  writeFileSync(join(dir, 'box.p3d'), model);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  const samples: number[] = [];
+  try {
+    const runs = quick ? 1 : 3;
+    for (let i = 0; i < runs + 1; i++) {
+      // A new host each run: no document left open from the run before (the page would restore
+      // it instead of opening it), no decoded texture cached.
+      const host = await startHost({ roots: [dir], configDir: join(dir, `config-${i}`), samplePath: null, rendererDir, version: 'bench', log: () => undefined });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      try {
+        await page.addInitScript(TEXTURE_PROBE);
+        await page.goto(`${host.url}&open=${encodeURIComponent(`${basename(dir)}/box.p3d`)}`);
+        await page.waitForFunction(() => (window as any).__lodsmithTex.drawn.length >= 1 && (window as any).__lodsmithTex.open >= 0, undefined, { timeout: 60_000 }).catch(async (e: Error) => {
+          if (process.env.LODSMITH_BENCH_DEBUG) {
+            await page.screenshot({ path: join(tmpdir(), 'lodsmith-bench-textured.png') });
+            log(`textured preview page state: ${JSON.stringify(await page.evaluate(() => (window as any).__lodsmithTex))} ${JSON.stringify(await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name)))}`);
+          }
+          throw e;
+        });
+        // Both textures may arrive before one frame: the last textured frame once no more come is
+        // the first frame with every texture.
+        let t = (await page.evaluate(() => (window as any).__lodsmithTex)) as { open: number; drawn: number[] };
+        for (let quiet = 0; quiet < 2; ) {
+          await page.waitForTimeout(750);
+          const next = (await page.evaluate(() => (window as any).__lodsmithTex)) as { open: number; drawn: number[] };
+          quiet = next.drawn.length === t.drawn.length ? quiet + 1 : 0;
+          t = next;
+        }
+        if (process.env.LODSMITH_BENCH_DEBUG) log(`marks: ${JSON.stringify(await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name.slice(9)} ${m.startTime.toFixed(0)}`)))} open ${t.open.toFixed(0)}`);
+        if (i > 0) samples.push((t.drawn[t.drawn.length - 1]! - t.open) / 1000);
+      } finally {
+        await page.close();
+        await host.close();
+      }
+    }
+  } catch (e) {
+    return [{ ...base, note: `not measured: ${(e as Error).message.split('\n')[0]}` }];
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const s = median(samples);
+  return [{ ...base, bytes: model.length, value: s, verdict: s < TEXTURED_FRAME_TARGET_S ? 'PASS' : 'MISS', note: `median of ${samples.length} open(s) after 1 warm-up (${samples.map((x) => (x * 1000).toFixed(0)).join(', ')} ms); WebGL in SwiftShader` }];
 }

@@ -1,12 +1,47 @@
 /**
- * Texture files as images the renderer shows: PNG, JPEG and BMP pass through; PAA, DDS and TGA
- * are decoded (top mip, under the memory budget) and re-encoded as PNG. Cached by path, size and
+ * Texture files as images the renderer shows: PNG, JPEG and BMP pass through; DXT PAA and DDS
+ * go as their own block data and mips (shared/formats/texture/transfer.ts), for the GPU to
+ * decode; the other PAA, DDS and TGA types are decoded (top mip, under the memory budget) and
+ * re-encoded as PNG. Cached by path, size and
  * modification time, so reopening a model or rebuilding its preview decodes nothing twice.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { decodeTexture, decodeTextureMip, probeTexture } from '../../shared/formats/texture/index.ts';
 import { encodePng } from '../../shared/formats/texture/png.ts';
+import { decodeDds } from '../../shared/formats/texture/dds.ts';
+import { decodePaa, mipPixels } from '../../shared/formats/texture/paa.ts';
+import { packBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
+
+const PAA_BLOCKS: Record<string, BlockTexture['format']> = { dxt1: 'bc1', dxt2: 'bc2', dxt3: 'bc2', dxt4: 'bc3', dxt5: 'bc3' };
+
+/**
+ * A DXT texture's levels as stored (LZO undone), for the GPU to decode; undefined for other
+ * types. Levels are kept while each is half the one before.
+ */
+function blockLevels(bytes: Uint8Array, name: string): BlockTexture | undefined {
+  const kind = probeTexture(bytes, name);
+  if (kind === 'paa') {
+    const doc = decodePaa(bytes);
+    const format = PAA_BLOCKS[doc.type];
+    if (!format) return undefined;
+    const top = doc.mips[0]!;
+    const levels: Uint8Array[] = [];
+    for (let i = 0; i < doc.mips.length; i++) {
+      const m = doc.mips[i]!;
+      if (m.width !== Math.max(1, top.width >> i) || m.height !== Math.max(1, top.height >> i)) break;
+      levels.push(mipPixels(doc, i));
+    }
+    return { format, width: top.width, height: top.height, levels };
+  }
+  if (kind === 'dds') {
+    const doc = decodeDds(bytes);
+    if (doc.decode.kind !== 'block' || (doc.decode.block !== 'bc1' && doc.decode.block !== 'bc2' && doc.decode.block !== 'bc3')) return undefined;
+    const top = doc.mips[0]!;
+    return { format: doc.decode.block, width: top.width, height: top.height, levels: doc.mips.map((m) => doc.bytes.subarray(m.offset, m.offset + m.size)) };
+  }
+  return undefined;
+}
 
 /** Largest texture file the preview reads. */
 const MAX_FILE = 256 * 1024 * 1024;
@@ -37,7 +72,13 @@ export class TexturePictureCache {
     if (kind === 'png' || kind === 'jpeg' || kind === 'bmp') return bytes;
     if (!kind) return null;
     try {
-      return withBudget(MemoryBudget.forInput(bytes.length), () => encodePng(decodeTextureMip(decodeTexture(bytes, name), 0)));
+      const blocks = withBudget(MemoryBudget.forInput(bytes.length), () => blockLevels(bytes, name));
+      if (blocks) return packBlockTexture(blocks);
+    } catch {
+      return null;
+    }
+    try {
+      return withBudget(MemoryBudget.forInput(bytes.length), () => encodePng(decodeTextureMip(decodeTexture(bytes, name), 0), { fast: true }));
     } catch {
       return null;
     }

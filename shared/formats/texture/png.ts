@@ -59,14 +59,19 @@ export function decodePng(bytes: Uint8Array): RgbaImage {
   return { width, height, data: out };
 }
 
-/** RGBA8 -> PNG (RGB when every pixel is opaque, to keep files small). */
-export function encodePng(img: RgbaImage): Uint8Array {
+/**
+ * RGBA8 -> PNG (RGB when every pixel is opaque, to keep files small). `fast` stores the rows
+ * uncompressed (deflate level 0): for pictures that only cross a local connection to be shown,
+ * where compressing a 2048x2048 picture would cost most of a second.
+ */
+export function encodePng(img: RgbaImage, opts: { fast?: boolean } = {}): Uint8Array {
+  const zlib = opts.fast ? { zlib: { level: 0 as const } } : {};
   let opaque = true;
   for (let i = 3; i < img.data.length; i += 4) if (img.data[i] !== 255) { opaque = false; break; }
-  if (!opaque) return fastPngEncode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8 });
+  if (!opaque) return fastPngEncode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8 }, zlib);
   const rgb = new Uint8Array(img.width * img.height * 3);
   for (let i = 0, j = 0; i < img.data.length; i += 4, j += 3) {
     rgb[j] = img.data[i]!; rgb[j + 1] = img.data[i + 1]!; rgb[j + 2] = img.data[i + 2]!;
   }
-  return fastPngEncode({ width: img.width, height: img.height, data: rgb, channels: 3, depth: 8 });
+  return fastPngEncode({ width: img.width, height: img.height, data: rgb, channels: 3, depth: 8 }, zlib);
 }

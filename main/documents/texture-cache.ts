@@ -66,11 +66,12 @@ export class TexturePictureCache {
     });
   }
 
-  /** The bytes themselves when a browser shows them, else the top mip as PNG (null when undecodable). */
+  /** The bytes themselves when a browser shows them, DXT blocks, else the top mip as PNG (null when undecodable). */
   browserImage(bytes: Uint8Array, name: string): Uint8Array | null {
     const kind = probeTexture(bytes, name);
-    if (kind === 'png' || kind === 'jpeg' || kind === 'bmp') return bytes;
-    if (!kind) return null;
+    // Pictures the browser reads, and anything unrecognised (the browser has the last word on
+    // those), go as they are.
+    if (!kind || kind === 'png' || kind === 'jpeg' || kind === 'bmp') return bytes;
     try {
       const blocks = withBudget(MemoryBudget.forInput(bytes.length), () => blockLevels(bytes, name));
       if (blocks) return packBlockTexture(blocks);

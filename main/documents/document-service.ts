@@ -10,7 +10,7 @@
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
@@ -28,6 +28,10 @@ import { fsLookup, toSlash } from './scene-textures.ts';
 import { isTextureName } from '../../shared/formats/texture/index.ts';
 import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
 import { TexturePictureCache } from './texture-cache.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodeTexture, decodeTextureMip, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
+import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -683,6 +687,46 @@ export class DocumentService {
     } catch {
       return null;
     }
+  }
+
+  /** A texture file on its own: info and one mip as PNG (the texture view). */
+  async readTexture(userPath: string, mip: number): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'read');
+    if (!isTextureName(abs)) fail('invalid', `${basename(abs)} is not a texture (.paa, .pac, .dds, .tga)`);
+    const st = await stat(abs);
+    if (st.size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
+    const bytes = new Uint8Array(await readFile(abs));
+    return this.textureView(abs, bytes, mip);
+  }
+
+  private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
+    try {
+      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+        const doc = decodeTexture(bytes, basename(abs));
+        const info = textureInfo(doc, bytes.length);
+        const m = Math.min(mip, textureMipCount(doc) - 1);
+        return {
+          path: this.paths.display(abs), fileName: basename(abs), mip: m, png: encodePng(decodeTextureMip(doc, m), { fast: true }),
+          info: { kind: info.kind, type: info.type, width: info.width, height: info.height, bytes: info.bytes, mips: info.mips, tags: info.tags ?? {}, notes: info.notes },
+        };
+      });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not read ${basename(abs)}: ${toAppError(e).message}` });
+    }
+  }
+
+  /** Replaces a PAA/PAC with a new one made from a PNG, written atomically. */
+  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'write');
+    if (!/\.pa[ac]$/i.test(abs)) fail('invalid', 'only .paa and .pac textures can be replaced from a PNG');
+    let out: Uint8Array;
+    try {
+      out = withBudget(MemoryBudget.forInput(png.length), () => encodePaa(createPaa(decodePng(png), format ? { format } : {})));
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not use that PNG: ${toAppError(e).message}` });
+    }
+    await atomicWriteFile(abs, out, { io: this.opts.io });
+    return this.textureView(abs, out, 0);
   }
 
   /**

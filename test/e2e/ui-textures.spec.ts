@@ -98,3 +98,53 @@ test('a P3D draws its PAA texture; the Shading switch works from the keyboard; a
   await page.goto(lodsmith.page({ open: 'models/MyMod/Data/lost.p3d' }));
   await expect(page.locator('[data-testid=problem-row]').filter({ hasText: 'texture not found: P:\\elsewhere\\data\\gone_co.paa' })).toHaveCount(1);
 });
+
+test('a PAA opened on its own: mips, channels, tags, export PNG, replace from PNG', async ({ page, lodsmith }) => {
+  const { decodePaa, findTag } = await import('../../shared/formats/texture/paa.ts');
+  const { encodePng, decodePng } = await import('../../shared/formats/texture/png.ts');
+  const side = 64;
+  const data = new Uint8Array(side * side * 4);
+  // Blue with alpha fading left to right.
+  for (let i = 0; i < side * side; i++) data.set([30, 60, 220, Math.round(((i % side) * 255) / (side - 1))], i * 4);
+  await writeFile(join(lodsmith.root, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data })));
+  await page.goto(lodsmith.page({ open: 'models/glass_ca.paa' }));
+  const viewer = page.getByRole('dialog', { name: 'Texture glass_ca.paa' });
+  await expect(viewer).toBeVisible();
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT5, 64x64');
+  await expect(page.getByTestId('texture-tag-AVGC')).toHaveText(/AVGC#[0-9a-f]{8}/);
+  await expect(page.getByTestId('texture-tag-FLAG')).toContainText('1');
+  const canvas = page.getByTestId('texture-canvas');
+  await expect(canvas).toHaveAttribute('data-mip', '0');
+  // Keyboard: the mip select, one step down.
+  const mipSelect = page.getByRole('combobox', { name: 'Mip level' });
+  await mipSelect.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(canvas).toHaveAttribute('data-mip', '1');
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.width)).toBe(32);
+  // Alpha alone: grey ramp, dark at the left, light at the right.
+  await page.getByRole('combobox', { name: 'Channels' }).selectOption('alpha');
+  await expect(canvas).toHaveAttribute('data-channels', 'alpha');
+  const [left, right] = await canvas.evaluate((c: HTMLCanvasElement) => {
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, 1).data;
+    return [d[0]!, d[(c.width - 1) * 4]!];
+  });
+  expect(left).toBeLessThan(40);
+  expect(right).toBeGreaterThan(215);
+  await page.screenshot({ path: test.info().outputPath('texture-view.png') });
+  // Export PNG: a download of the shown mip.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('texture-export').click();
+  const file = await (await download).path();
+  const { readFile: read } = await import('node:fs/promises');
+  expect(decodePng(new Uint8Array(await read(file))).width).toBe(32);
+  // Replace from an opaque PNG: a new DXT1 PAA with its mips, written to disk.
+  const opaque = new Uint8Array(128 * 128 * 4).map((_, i) => (i % 4 === 3 ? 255 : 200));
+  await page.getByTestId('texture-replace').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: Buffer.from(encodePng({ width: 128, height: 128, data: opaque })) });
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT1, 128x128');
+  const onDisk = decodePaa(new Uint8Array(await read(join(lodsmith.root, 'glass_ca.paa'))));
+  expect(onDisk.type).toBe('dxt1');
+  expect(onDisk.mips.length).toBe(6);
+  expect(findTag(onDisk, 'FLAG')).toBeUndefined();
+  await page.getByTestId('texture-close').click();
+  await expect(viewer).toHaveCount(0);
+});

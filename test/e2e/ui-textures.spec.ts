@@ -148,3 +148,25 @@ test('a PAA opened on its own: mips, channels, tags, export PNG, replace from PN
   await page.getByTestId('texture-close').click();
   await expect(viewer).toHaveCount(0);
 });
+
+test('a LODka TXTR image is shown, and replaced from a file as one undoable edit', async ({ page, lodsmith }) => {
+  const { buildSampleLod } = await import('../../scripts/fixtures/lodka.ts');
+  const { encodeLod } = await import('../../shared/formats/lodka/encode.ts');
+  const { encodePng } = await import('../../shared/formats/texture/png.ts');
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page({ open: 'models/robot.lod' }));
+  await settled(page);
+  await page.getByTestId('tree-filter').fill('ground.png');
+  await page.locator('[data-testid=tree-row]', { hasText: 'ground.png' }).first().click();
+  const thumb = page.locator('[data-testid=inspector] [data-testid=node-thumb]');
+  await expect(thumb).toBeVisible();
+  const before = await thumb.evaluate((i: HTMLImageElement) => i.naturalWidth);
+  expect(before).toBeGreaterThan(0);
+  const png = encodePng({ width: 12, height: 6, data: new Uint8Array(12 * 6 * 4).map((_, i) => (i % 4 === 3 ? 255 : 90)) });
+  await page.getByTestId('replace-image').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: Buffer.from(png) });
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(12);
+  await page.screenshot({ path: test.info().outputPath('txtr-replaced.png') });
+  // One undo step brings the original image back.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(before);
+});

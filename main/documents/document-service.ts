@@ -9,7 +9,7 @@
  * revision all come from one stream.
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
@@ -21,6 +21,7 @@ import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
+import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
@@ -101,6 +102,9 @@ interface OpenDocument {
 }
 
 const READ_CHUNK = 4 << 20;
+
+/** The image types the texture lookup serves from disk (never other files beside a model). */
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
 
 function labelOf(cmd: EditCommand): string {
   if (cmd.label) return cmd.label;
@@ -471,13 +475,15 @@ export class DocumentService {
    * Encodes, proves the result decodes, and writes it atomically with a backup. Refuses with
    * 'conflict' when the file changed on disk since it was read, unless told to overwrite.
    */
-  private async writeDocument(d: OpenDocument, abs: string): Promise<void> {
+  private async writeDocument(d: OpenDocument, abs: string, exclusive = false): Promise<void> {
     const name = basename(abs);
     this.emit('doc:progress', { id: d.id, task: 'save', fraction: -1 });
     const bytes = this.currentBytes(d);
     let reread: object | undefined;
     await atomicWriteFile(abs, bytes, {
       io: this.opts.io,
+      noFollow: true,
+      exclusive,
       ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
@@ -517,14 +523,20 @@ export class DocumentService {
     });
   }
 
-  async saveAs(id: DocId, userPath: string): Promise<DocSnapshot> {
+  /**
+   * Writes the document to a new path (see write-policy.ts): only with its format's extension,
+   * never a dot name or a link, and over an existing file only with `overwrite`.
+   */
+  async saveAs(id: DocId, userPath: string, overwrite = false): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
       const abs = await this.paths.resolve(userPath, 'write');
+      const display = this.paths.display(abs);
+      const { exists } = await checkWriteTarget({ abs, display, extensions: d.codec.extensions.map((e) => e.toLowerCase()), overwrite });
       for (const other of this.docs.values()) {
         if (other !== d && other.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
       }
-      await this.writeDocument(d, abs);
+      await this.writeDocument(d, abs, !exists);
       await this.recent.add(this.paths.display(abs));
       return this.changed(d);
     });
@@ -658,7 +670,8 @@ export class DocumentService {
    * in the file, or the file the reference resolves to (textures.md: the texture roots, the
    * model's folder and parents, then by name beside the model). PAA, DDS and TGA files are decoded
    * here, off the renderer's thread, and cached by path, size and modification time. A resolved
-   * file must still pass the path policy (the browser host's roots) and be a texture type.
+   * file must still pass the path policy (the browser host's roots) and be an image type
+   * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
@@ -675,7 +688,7 @@ export class DocumentService {
       const base = name.split(/[\\/]/).pop() ?? '';
       if (base && base !== '.' && base !== '..') r = resolveTexture(base, { modelDir: toSlash(join(dirname(d.abs), 'textures')), roots: [] }, fsLookup());
     }
-    if (r.kind !== 'file' || !isTextureName(r.path)) return null;
+    if (r.kind !== 'file' || !isTextureName(r.path) || !TEXTURE_EXTENSIONS.includes(extname(r.path).toLowerCase())) return null;
     let abs: string;
     try {
       abs = await this.paths.resolve(this.paths.display(r.path), 'read');
@@ -733,10 +746,11 @@ export class DocumentService {
    * Writes the document's scene as a .glb file. `up` is the up axis the user chose in the
    * viewport; without it the format's guess applies, as in the viewport.
    */
-  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis): Promise<void> {
+  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis, overwrite = false): Promise<void> {
     const d = this.get(id);
     if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
     const abs = await this.paths.resolve(userPath, 'write');
+    const { exists } = await checkWriteTarget({ abs, display: this.paths.display(abs), extensions: GLTF_EXTENSIONS, overwrite });
     const own = this.scene(id, lod);
     const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
@@ -745,7 +759,7 @@ export class DocumentService {
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }
-    await atomicWriteFile(abs, glb, { io: this.opts.io });
+    await atomicWriteFile(abs, glb, { io: this.opts.io, noFollow: true, exclusive: !exists });
   }
 
   async listDir(userDir: string): Promise<FileEntry[]> {

@@ -25,7 +25,7 @@ function findTxtr(doc: object): NodePath {
 describe('LODka TXTR embedded images', () => {
   it('the image decodes by its magic; a replacement re-encodes only its chunk and undoes to the same bytes', () => {
     const original = encodeLod(buildSampleLod());
-    const doc = lodkaCodec.decode(original) as object;
+    const doc = lodkaCodec.decode(original);
     const path = findTxtr(doc);
     const old = getAt(doc, path) as Uint8Array;
     const shown = decodeTextureMip(decodeTexture(old, 'ground.png'));
@@ -34,7 +34,7 @@ describe('LODka TXTR embedded images', () => {
     const inverse = applyCommand(doc, { op: 'set', path, value: replacement, label: 'Replace embedded image' });
     const edited = lodkaCodec.encode(doc);
     expect(edited.length).toBe(original.length - old.length + replacement.length);
-    const again = lodkaCodec.decode(edited) as object;
+    const again = lodkaCodec.decode(edited);
     expect(decodePng(getAt(again, path) as Uint8Array).width).toBe(8);
     applyCommand(doc, inverse);
     expect(Buffer.from(lodkaCodec.encode(doc)).equals(Buffer.from(original))).toBe(true);

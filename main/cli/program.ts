@@ -41,7 +41,7 @@ export async function buildProgram(io: CliIO, onAction: ActionHandler, table: re
   const { Command, InvalidArgumentError } = await import('commander');
   const program = new Command('lodsmith');
   program
-    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim.')
+    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim,\nand their textures: Arma .paa/.pac, .dds, .tga.')
     .version(packageVersion(), '-v, --version', 'print the LodSmith version')
     .helpOption('-h, --help', 'show help (also: lodsmith help COMMAND)')
     .option('--debug', 'print the stack trace of an error (for bug reports)')
@@ -59,6 +59,8 @@ Examples:
   lodsmith roundtrip --strict *.lod
   lodsmith convert ogre.model ogre.glb --anim ogre_walk.animation ogre_attack.animation
   lodsmith check ~/mods/addons --json > report.json
+  lodsmith texture data/body_co.paa body_co.png
+  lodsmith texture logo.png logo_ca.paa --format dxt5
 ${EXIT_HELP}`);
 
   for (const spec of table) {

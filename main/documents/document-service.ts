@@ -10,7 +10,7 @@
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
@@ -27,6 +27,14 @@ import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
+import { fsLookup, toSlash } from './scene-textures.ts';
+import { isTextureName } from '../../shared/formats/texture/index.ts';
+import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
+import { TexturePictureCache } from './texture-cache.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodeTexture, decodeTextureMip, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
+import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -48,6 +56,11 @@ export interface DocumentServiceOptions {
   io?: Partial<AtomicIo>;
   /** For tests: called between the steps of every document save (crash and fault tests). */
   onSaveStep?: SaveStepHook;
+  /**
+   * Folders searched for the textures a model names before its own folder and parents (the
+   * user's texture folders: a P-drive, unpacked mods). The browser host passes its roots.
+   */
+  textureRoots?: () => readonly string[];
 }
 
 interface HistoryEntry {
@@ -84,6 +97,8 @@ interface OpenDocument {
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
+  /** Texture references that resolve nowhere, per revision (Problems entries). */
+  textureProblems?: { revision: number; problems: Problem[] };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
 }
@@ -261,6 +276,7 @@ export class DocumentService {
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
+    problems = [...problems, ...this.textureProblems(d)];
     let outline;
     try {
       outline = timedStage('host:outline', () => d.codec.outline(d.tree));
@@ -637,43 +653,113 @@ export class DocumentService {
     });
   }
 
+  private readonly pictures = new TexturePictureCache();
+
+  /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
+  private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
+    const roots = (this.opts.textureRoots?.() ?? []).map(toSlash);
+    return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
+  }
+
   /**
-   * A texture the model references: embedded in the file, or an image with that file name in the
-   * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
-   * in a model can never reach outside the model's folder, and only image types
-   * ({@link TEXTURE_EXTENSIONS}) are read from disk: never `secret.txt` or another model. The
-   * path policy keeps the lookup inside the roots (browser host). Null when there is none.
+   * "texture not found" warnings for the files the model's materials name (P3D paths; procedural
+   * textures and embedded images need no file), recomputed once per revision.
+   */
+  private textureProblems(d: OpenDocument): Problem[] {
+    if (d.textureProblems?.revision === d.revision) return d.textureProblems.problems;
+    const problems: Problem[] = [];
+    if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
+      try {
+        const seen = new Set<string>();
+        for (const m of d.codec.toScene(d.tree, {}).materials) {
+          if (!m.texture || m.textureData || seen.has(m.texture)) continue;
+          seen.add(m.texture);
+          const r = this.resolveReference(d, m.texture);
+          if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+      } catch {
+        /* a model without a scene has no texture references to check */
+      }
+    }
+    d.textureProblems = { revision: d.revision, problems };
+    return problems;
+  }
+
+  /**
+   * A texture the model references, as an image the renderer can show (PNG, JPEG or BMP): embedded
+   * in the file, or the file the reference resolves to (textures.md: the texture roots, the
+   * model's folder and parents, then by name beside the model). PAA, DDS and TGA files are decoded
+   * here, off the renderer's thread, and cached by path, size and modification time. A resolved
+   * file must still pass the path policy (the browser host's roots) and be an image type
+   * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
     try {
       const scene = d.codec.toScene(d.tree, {});
       const m = scene.materials.find((x) => x.texture === name && x.textureData);
-      if (m?.textureData) return m.textureData;
+      if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
     } catch {
       /* fall back to files */
     }
-    const base = name.split(/[\\/]/).pop() ?? '';
-    if (!base || base.startsWith('.') || !TEXTURE_EXTENSIONS.includes(extname(base).toLowerCase())) return null;
-    const dir = dirname(d.abs);
-    for (const folder of [dir, join(dir, 'textures')]) {
-      let entries: FileEntry[];
-      try {
-        entries = await this.paths.list(this.paths.display(folder));
-      } catch {
-        continue;
-      }
-      const hit = entries.find((e) => !e.dir && e.name.toLowerCase() === base.toLowerCase());
-      if (hit) {
-        try {
-          const abs = await this.paths.resolve(hit.path, 'read');
-          return new Uint8Array(await readFile(abs));
-        } catch {
-          return null;
-        }
-      }
+    let r = this.resolveReference(d, name);
+    if (r.kind !== 'file') {
+      // Older behaviour kept: a `textures` subfolder beside the model.
+      const base = name.split(/[\\/]/).pop() ?? '';
+      if (base && base !== '.' && base !== '..') r = resolveTexture(base, { modelDir: toSlash(join(dirname(d.abs), 'textures')), roots: [] }, fsLookup());
     }
-    return null;
+    if (r.kind !== 'file' || !isTextureName(r.path) || !TEXTURE_EXTENSIONS.includes(extname(r.path).toLowerCase())) return null;
+    let abs: string;
+    try {
+      abs = await this.paths.resolve(this.paths.display(r.path), 'read');
+    } catch {
+      return null;
+    }
+    try {
+      return await this.pictures.file(abs);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A texture file on its own: info and one mip as PNG (the texture view). */
+  async readTexture(userPath: string, mip: number): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'read');
+    if (!isTextureName(abs)) fail('invalid', `${basename(abs)} is not a texture (.paa, .pac, .dds, .tga)`);
+    const st = await stat(abs);
+    if (st.size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
+    const bytes = new Uint8Array(await readFile(abs));
+    return this.textureView(abs, bytes, mip);
+  }
+
+  private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
+    try {
+      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+        const doc = decodeTexture(bytes, basename(abs));
+        const info = textureInfo(doc, bytes.length);
+        const m = Math.min(mip, textureMipCount(doc) - 1);
+        return {
+          path: this.paths.display(abs), fileName: basename(abs), mip: m, png: encodePng(decodeTextureMip(doc, m), { fast: true }),
+          info: { kind: info.kind, type: info.type, width: info.width, height: info.height, bytes: info.bytes, mips: info.mips, tags: info.tags ?? {}, notes: info.notes },
+        };
+      });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not read ${basename(abs)}: ${toAppError(e).message}` });
+    }
+  }
+
+  /** Replaces a PAA/PAC with a new one made from a PNG, written atomically. */
+  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'write');
+    if (!/\.pa[ac]$/i.test(abs)) fail('invalid', 'only .paa and .pac textures can be replaced from a PNG');
+    let out: Uint8Array;
+    try {
+      out = withBudget(MemoryBudget.forInput(png.length), () => encodePaa(createPaa(decodePng(png), format ? { format } : {})));
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not use that PNG: ${toAppError(e).message}` });
+    }
+    await atomicWriteFile(abs, out, { io: this.opts.io });
+    return this.textureView(abs, out, 0);
   }
 
   /**

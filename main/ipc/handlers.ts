@@ -47,6 +47,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up, r.overwrite === true),
+    'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
+    'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
   };
 }
 

@@ -80,6 +80,8 @@ export const requestSchemas = {
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional(), overwrite: z.boolean().optional() }),
+  'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),
+  'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional() }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

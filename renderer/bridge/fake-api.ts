@@ -242,6 +242,12 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       throw new Refused({ code: 'invalid', message: 'Screenshots need the document service' });
     },
     'doc:texture': () => null,
+    'texture:read': () => {
+      throw new Error('textures are not available in the demo');
+    },
+    'texture:replace': () => {
+      throw new Error('textures are not available in the demo');
+    },
     'doc:exportGltf': () => undefined,
   };
 

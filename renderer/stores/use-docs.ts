@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
-import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
@@ -97,7 +97,27 @@ export const useDocs = defineStore('docs', () => {
     return s;
   }
 
+  /** A texture file opened on its own (shown in the texture view, not as a document). */
+  const textureView = ref<TextureView | null>(null);
+  async function openTexture(path: string, mip = 0): Promise<void> {
+    const v = await call('texture:read', { path, mip }, `Could not open ${path}`);
+    if (v) textureView.value = v;
+  }
+  async function replaceTexture(png: Uint8Array, format?: 'dxt1' | 'dxt5' | 'argb8888'): Promise<void> {
+    const cur = textureView.value;
+    if (!cur) return;
+    const v = await call('texture:replace', { path: cur.path, png, ...(format ? { format } : {}) }, `Could not replace ${cur.fileName}`);
+    if (v) textureView.value = v;
+  }
+  function closeTexture(): void {
+    textureView.value = null;
+  }
+
   async function open(path: string): Promise<DocSnapshot | undefined> {
+    if (/\.(paa|pac|dds|tga)$/i.test(path)) {
+      await openTexture(path);
+      return undefined;
+    }
     const existing = docs.value.find((d) => d.path === path);
     if (existing) {
       activate(existing.id);
@@ -418,6 +438,7 @@ export const useDocs = defineStore('docs', () => {
     call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, query, editPlanned, edit, undo, redo, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
+    textureView, openTexture, replaceTexture, closeTexture,
   };
 });
 

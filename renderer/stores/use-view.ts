@@ -15,6 +15,8 @@ export const useView = defineStore('view', () => {
   const grid = ref(true);
   const skeleton = ref(false);
   const colliders = ref(true);
+  /** How surfaces are coloured: their textures (over the material colour), the material colour only, or one plain grey. */
+  const shading = ref<'textured' | 'colour' | 'solid'>('textured');
   /** Mesh indices hidden by the user, per document. */
   const hiddenMeshes = reactive(new Map<string, Set<number>>());
   /** P3D: resolution name of the LOD shown, per document. */
@@ -73,7 +75,7 @@ export const useView = defineStore('view', () => {
   }
 
   return {
-    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
+    wireframe, normals, bounds, grid, skeleton, colliders, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
     highlight, rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };

@@ -109,6 +109,28 @@ export interface InvokeMap {
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
   /** Exports the document (or one LOD) as glTF (`.glb` or `.gltf`); `overwrite` as for doc:saveAs. */
   'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
+  /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
+  'texture:read': { req: { path: string; mip?: number }; res: TextureView };
+  /** Replaces a PAA/PAC with a new one made from a PNG (full mip chain and tags); answers the new view of mip 0. */
+  'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888' }; res: TextureView };
+}
+
+/** What the texture view shows: the texture's facts (as `lodsmith info --json`) and one mip as PNG. */
+export interface TextureView {
+  path: string;
+  fileName: string;
+  info: {
+    kind: string;
+    type: string;
+    width: number;
+    height: number;
+    bytes: number;
+    mips: { width: number; height: number; compression?: string; bytes?: number }[];
+    tags?: Record<string, unknown>;
+    notes: string[];
+  };
+  mip: number;
+  png: Uint8Array;
 }
 
 /** Main -> renderer events. */
@@ -133,6 +155,7 @@ export const INVOKE_CHANNELS = [
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
+  'texture:read', 'texture:replace',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

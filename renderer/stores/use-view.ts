@@ -5,7 +5,7 @@ import type { Viewport } from '../viewport/viewport.ts';
 import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 
 export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights';
-export type BottomTab = 'problems' | 'hex';
+export type BottomTab = 'problems' | 'hex' | 'history';
 
 export const useView = defineStore('view', () => {
   const wireframe = ref(false);
@@ -33,7 +33,6 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | null>(null);
-  const treeFilter = ref('');
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);
   /** The scene last drawn for the active document, and the revision it was built from. */
@@ -71,7 +70,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    rightTab, bottomTab, dialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -9,7 +9,7 @@
  * revision all come from one stream.
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
@@ -21,6 +21,7 @@ import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
+import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
@@ -96,6 +97,9 @@ const HISTORY_SHOWN = 200;
 const FIND_NODES = 50_000;
 const FIND_HITS = 5_000;
 
+/** The image types the texture lookup serves from disk (never other files beside a model). */
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
+
 function labelOf(cmd: EditCommand): string {
   if (cmd.label) return cmd.label;
   switch (cmd.op) {
@@ -108,7 +112,7 @@ function labelOf(cmd: EditCommand): string {
 }
 
 /** Names a document's node for an undo step: `material ground`, `proxy item Left arm`. */
-function nodeTitle(outline: OutlineNode | undefined, path: NodePath): string | undefined {
+function nodeTitle(outline: OutlineNode | undefined, path: NodePath, withKind = true): string | undefined {
   if (!outline) return undefined;
   let best: OutlineNode | undefined;
   const walk = (n: OutlineNode) => {
@@ -120,7 +124,7 @@ function nodeTitle(outline: OutlineNode | undefined, path: NodePath): string | u
   walk(outline);
   if (!best || best.path.length === 0) return undefined;
   const name = best.label && best.label !== best.name ? best.label : best.name;
-  return best.kind && !name.toLowerCase().startsWith(best.kind) ? `${best.kind} ${name}` : name;
+  return withKind && best.kind && !name.toLowerCase().startsWith(best.kind) ? `${best.kind} ${name}` : name;
 }
 
 /**
@@ -541,7 +545,7 @@ export class DocumentService {
         throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
       }
       if (!cmd) fail('invalid', `Cannot add ${kind} here`, { path: JSON.stringify(parent) });
-      const where = nodeTitle(d.outline, parent);
+      const where = nodeTitle(d.outline, parent, false);
       this.applyEdit(d, { ...cmd, label: cmd.label ?? `Add ${kind}${where ? ` to ${where}` : ''}` });
       return this.changed(d);
     });
@@ -612,13 +616,15 @@ export class DocumentService {
    * Encodes, proves the result decodes, and writes it atomically with a backup. Refuses with
    * 'conflict' when the file changed on disk since it was read, unless told to overwrite.
    */
-  private async writeDocument(d: OpenDocument, abs: string): Promise<void> {
+  private async writeDocument(d: OpenDocument, abs: string, exclusive = false): Promise<void> {
     const name = basename(abs);
     this.emit('doc:progress', { id: d.id, task: 'save', fraction: -1 });
     const bytes = this.currentBytes(d);
     let reread: object | undefined;
     await atomicWriteFile(abs, bytes, {
       io: this.opts.io,
+      noFollow: true,
+      exclusive,
       ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
@@ -660,14 +666,20 @@ export class DocumentService {
     });
   }
 
-  async saveAs(id: DocId, userPath: string): Promise<DocSnapshot> {
+  /**
+   * Writes the document to a new path (see write-policy.ts): only with its format's extension,
+   * never a dot name or a link, and over an existing file only with `overwrite`.
+   */
+  async saveAs(id: DocId, userPath: string, overwrite = false): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
       const abs = await this.paths.resolve(userPath, 'write');
+      const display = this.paths.display(abs);
+      const { exists } = await checkWriteTarget({ abs, display, extensions: d.codec.extensions.map((e) => e.toLowerCase()), overwrite });
       for (const other of this.docs.values()) {
         if (other !== d && other.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
       }
-      await this.writeDocument(d, abs);
+      await this.writeDocument(d, abs, !exists);
       await this.recent.add(this.paths.display(abs));
       return this.changed(d);
     });
@@ -768,7 +780,9 @@ export class DocumentService {
   /**
    * A texture the model references: embedded in the file, or an image with that file name in the
    * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
-   * in a model can never reach outside the model's folder.
+   * in a model can never reach outside the model's folder, and only image types
+   * ({@link TEXTURE_EXTENSIONS}) are read from disk: never `secret.txt` or another model. The
+   * path policy keeps the lookup inside the roots (browser host). Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
@@ -780,7 +794,7 @@ export class DocumentService {
       /* fall back to files */
     }
     const base = name.split(/[\\/]/).pop() ?? '';
-    if (!base || base === '.' || base === '..') return null;
+    if (!base || base.startsWith('.') || !TEXTURE_EXTENSIONS.includes(extname(base).toLowerCase())) return null;
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     const dir = dirname(d.abs);
     for (const folder of [dir, join(dir, 'textures')]) {
@@ -807,10 +821,11 @@ export class DocumentService {
    * Writes the document's scene as a .glb file. `up` is the up axis the user chose in the
    * viewport; without it the format's guess applies, as in the viewport.
    */
-  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis): Promise<void> {
+  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis, overwrite = false): Promise<void> {
     const d = this.get(id);
     if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
     const abs = await this.paths.resolve(userPath, 'write');
+    const { exists } = await checkWriteTarget({ abs, display: this.paths.display(abs), extensions: GLTF_EXTENSIONS, overwrite });
     const own = this.scene(id, lod);
     const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
@@ -819,7 +834,7 @@ export class DocumentService {
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }
-    await atomicWriteFile(abs, glb, { io: this.opts.io });
+    await atomicWriteFile(abs, glb, { io: this.opts.io, noFollow: true, exclusive: !exists });
   }
 
   async listDir(userDir: string): Promise<FileEntry[]> {

@@ -39,7 +39,7 @@ export class BudgetError extends DecodeError {
     super(
       `${what} would allocate ${formatBytes(requested)}, past the decoding memory budget of ` +
         `${formatBytes(limit)} (${formatBytes(used)} already used; raise it with --max-memory ` +
-        `or the editor's memory setting)`,
+        `or the editor's Memory limit setting)`,
       offset,
       path,
     );
@@ -51,7 +51,9 @@ export class BudgetError extends DecodeError {
 /** A running total of what one decode has allocated, against a limit. */
 export class MemoryBudget {
   used = 0;
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
     if (!(limit > 0)) throw new RangeError(`memory budget must be positive, got ${limit}`);
   }
 

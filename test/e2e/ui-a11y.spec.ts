@@ -43,6 +43,8 @@ async function smallestText(page: Page): Promise<{ size: number; text: string }>
 }
 
 test('no serious or critical axe violations on the main views; text at least 12 px', async ({ page, lodsmith }) => {
+  // Fourteen full axe scans of a page with a 3D view: about a minute on a loaded machine.
+  test.setTimeout(240_000);
   await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
   await writeFile(join(lodsmith.root, 'sample-mlod.p3d'), encodeMlod(buildSampleMlod()));
   const found: string[] = [];

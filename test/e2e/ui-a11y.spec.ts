@@ -86,6 +86,14 @@ test('no serious or critical axe violations on the main views; text at least 12 
   await expect(page.getByRole('tab', { name: 'sample-mlod.p3d' })).toBeVisible();
   await page.locator('[data-testid=tree-row]').nth(1).click();
   found.push(...(await violations(page, 'MLOD document')));
+  // Every editor tab the MLOD document offers (P3D materials, proxies, selections...).
+  const tabs = page.locator('.right .tabs [data-testid^=tab-]');
+  for (let i = 0; i < (await tabs.count()); i++) {
+    const t = tabs.nth(i);
+    const name = (await t.textContent())!.trim();
+    await t.click();
+    found.push(...(await violations(page, `MLOD ${name} tab`)));
+  }
   const smallMlod = await smallestText(page);
   expect(smallMlod.size, `smallest text: "${smallMlod.text}"`).toBeGreaterThanOrEqual(12);
 

@@ -33,10 +33,26 @@ export interface DocSnapshot {
   canRedo: boolean;
   undoLabel?: string;
   redoLabel?: string;
+  /** The named undo steps, for the history list. */
+  history?: HistoryInfo;
+  /** Opened from dropped bytes: no file to save to until Save As puts it in a folder; edits wait until then. */
+  readOnly?: boolean;
   /** Increments on every change; the renderer refetches the scene when it moves. */
   revision: number;
   /** The file changed on disk since it was opened or saved. */
   changedOnDisk?: boolean;
+}
+
+/**
+ * The undo history of a document as one list of named steps: `labels[i]` is step `first + i`;
+ * the document is in the state after `at` steps (steps from `at` on are redoable), and the file
+ * on disk matches the state after `savedAt` steps (null: no state in the history).
+ */
+export interface HistoryInfo {
+  labels: string[];
+  first: number;
+  at: number;
+  savedAt: number | null;
 }
 
 /** A codec or file-system failure as the renderer shows it. */
@@ -50,6 +66,12 @@ export interface AppError {
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export interface FindResult {
+  paths: NodePath[];
+  /** The search stopped early (too many nodes or matches); the paths are the first ones found. */
+  truncated: boolean;
+}
 
 export interface FileEntry {
   name: string;
@@ -91,6 +113,12 @@ export interface InvokeMap {
   'doc:create': { req: { id: DocId; parent: NodePath; kind: string }; res: DocSnapshot };
   'doc:undo': { req: { id: DocId }; res: DocSnapshot };
   'doc:redo': { req: { id: DocId }; res: DocSnapshot };
+  /** Undoes or redoes until the document is in the state after `at` history steps. */
+  'doc:goto': { req: { id: DocId; at: number }; res: DocSnapshot };
+  /** Opens a document from bytes without a file (dropped on the window); read-only until Save As. */
+  'doc:openBytes': { req: { name: string; bytes: Uint8Array }; res: DocSnapshot };
+  /** Paths of the outline nodes whose name, label or field values contain `query`. */
+  'doc:find': { req: { id: DocId; query: string }; res: FindResult };
   'doc:save': { req: { id: DocId; options?: SaveOptions }; res: DocSnapshot };
   /**
    * Writes the document to `path` (its format's extension only; never a dot name or a link).
@@ -153,7 +181,7 @@ export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
-  'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
+  'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
   'texture:read', 'texture:replace',
 ] as const satisfies readonly InvokeChannel[];

@@ -51,7 +51,10 @@ export class BudgetError extends DecodeError {
 /** A running total of what one decode has allocated, against a limit. */
 export class MemoryBudget {
   used = 0;
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  // No parameter property: Node runs these sources with type stripping only.
+  constructor(limit: number) {
+    this.limit = limit;
     if (!(limit > 0)) throw new RangeError(`memory budget must be positive, got ${limit}`);
   }
 

@@ -73,6 +73,7 @@ Examples:
   lodsmith validate ogre.model
   lodsmith roundtrip --strict *.lod
   lodsmith convert ogre.model ogre.glb --anim ogre_walk.animation ogre_attack.animation
+  lodsmith import ogre.glb ogre.model
   lodsmith check ~/mods/addons --json > report.json
 ${EXIT_HELP}`);
 
@@ -127,6 +128,21 @@ ${EXIT_HELP}`);
     .addHelpText('after', '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
     .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean }) => {
       code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, opts, io));
+    });
+
+  program
+    .command('import')
+    .description('import a glTF 2.0 model (.gltf or .glb) into a format LodSmith writes')
+    .argument('<input>', 'glTF file: .gltf (with its buffer files beside it) or .glb')
+    .argument('<output>', 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh or .anim')
+    .option('--version <v>', '.mesh: ms14 (default), ms11, ms10 or mr02; .animation: 1 (default) or 2')
+    .option('--anim <name>', 'the glTF animation to import, by name or index (default: the first)')
+    .option('--limit-influences', 'keep the strongest joint influences when a vertex has more than the format holds')
+    .option('--json', 'print the result (format, counts, warnings) as one JSON object')
+    .option('-q, --quiet', 'print nothing unless something goes wrong')
+    .addHelpText('after', '\nThe output extension picks the format; axes are converted so that `convert` gives back the same geometry.\nWarnings name what was left out or approximated. docs/import.md lists what each format keeps\nand the P3D LOD naming convention. The output is written atomically.')
+    .action(async (input: string, output: string, opts: { version?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean }) => {
+      code = await aboutFile(input, async () => (await import('./commands/import.ts')).runImport(input, output, opts, io));
     });
 
   program

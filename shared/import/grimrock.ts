@@ -36,6 +36,7 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
   const nodes: GrimrockNode[] = [];
   if (synthetic) nodes.push({ name: 'root', localToParent: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], parent: -1, type: -1 });
   const jointIndex = new Map(model.joints.map((n, i) => [n, i]));
+  if (model.clips.length) warnOnce(warnings, `${model.clips.length} animation(s) left out: a .model holds none (import each into a .animation with --anim)`);
   if (model.meshes.some((m) => m.colors)) warnOnce(warnings, 'vertex colours are left out (Legend of Grimrock does not use them)');
   for (const [i, n] of model.nodes.entries()) {
     const node: GrimrockNode = {

@@ -56,9 +56,11 @@ export function writeModel(model: ImportModel, format: FormatId, opts: WriterOpt
 export async function importGltf(input: GltfInput, format: FormatId, opts: WriterOptions = {}, budget?: MemoryBudget): Promise<ImportResult> {
   const size = input.kind === 'glb' ? input.bytes.length : input.text.length + Object.values(input.resources).reduce((s, b) => s + b.length, 0);
   const b = budget ?? MemoryBudget.forInput(size);
-  const document = await readGltf(input, b);
+  const readWarnings: string[] = [];
+  const document = await readGltf(input, b, readWarnings);
   return withBudget(b, () => {
     const model = gltfToModel(document, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
+    model.warnings.unshift(...readWarnings);
     const { doc, warnings } = writeModel(model, format, opts);
     const bytes = formatById(format).encode(doc);
     return { format, doc, bytes, warnings };

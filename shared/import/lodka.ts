@@ -11,7 +11,7 @@
  * position and XYZ Euler rotation only: scale is left out.
  */
 import { defaultMaterialOptions, newFaceGroup } from '../formats/lodka/edit.ts';
-import type { Anm1Chunk, ContainerChunk, LodChunk, LodDocument, Material, Msh1Chunk, Skl1Chunk } from '../formats/lodka/schema.ts';
+import type { Anm1Chunk, ContainerChunk, Inf1Chunk, LodChunk, LodDocument, Material, Msh1Chunk, Skl1Chunk } from '../formats/lodka/schema.ts';
 import { weightNextBit } from '../formats/lodka/layout.ts';
 import type { Mat4 } from '../scene/scene.ts';
 import { boneBetween, boneFrames, boneParents, boneRest, requireMeshes, uniqueNames, type WriterOptions } from './common.ts';
@@ -113,6 +113,8 @@ export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { do
   });
 
   const children: LodChunk[] = [
+    // The data is Y-up; saying so keeps readers from guessing another axis from the shape.
+    { id: 'INF1', size: 0, count: 1, text: 'Imported from glTF by LodSmith.\r\nUp axis: Y' } as Inf1Chunk,
     container('MAL1', [{ id: 'MAT1', size: 0, count: materials.length, materialsType: 3, materialsCount: materials.length, materials }]),
   ];
   if (nb > 0) {

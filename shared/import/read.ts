@@ -10,7 +10,7 @@
  * No file system here: the caller hands over the bytes of a `.glb`, or the JSON text of a `.gltf`
  * with the bytes of the external files its buffers name (see `externalUris`).
  */
-import { WebIO, type Document, type JSONDocument } from '@gltf-transform/core';
+import { Logger, WebIO, type Document, type JSONDocument } from '@gltf-transform/core';
 import { chargeAllocation, withBudget, type MemoryBudget } from '../binary/budget.ts';
 import { ImportError } from './errors.ts';
 
@@ -136,8 +136,12 @@ function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number 
  * Reads glTF bytes into a Document. Sync checks (and budget charges) run under `budget`; glTF
  * Transform's own read then runs on data already known to fit.
  */
-export async function readGltf(input: GltfInput, budget: MemoryBudget): Promise<Document> {
-  const io = new WebIO();
+export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings: string[] = []): Promise<Document> {
+  // glTF Transform's notes (an optional extension it skips...) become import warnings, not console output.
+  const logger = new Logger(Logger.Verbosity.WARN);
+  logger.warn = (text: string): void => void warnings.push(text.replace(/\.$/, ''));
+  logger.error = (text: string): void => void warnings.push(text.replace(/\.$/, ''));
+  const io = new WebIO().setLogger(logger);
   let jsonDoc: JSONDocument;
   if (input.kind === 'glb') {
     const { json, bin } = withBudget(budget, () => {

@@ -4,6 +4,7 @@
  * them), joint count and animation durations.
  */
 import { WebIO, type Document, type Node } from '@gltf-transform/core';
+import { expect } from 'vitest';
 
 export interface GltfStats {
   triangles: number;
@@ -48,7 +49,7 @@ export function gltfStats(doc: Document): GltfStats {
         const v: number[] = [], jj: number[] = [], ww: number[] = [];
         // Only vertices a triangle uses: unreferenced ones are not drawn.
         const idx = p.getIndices();
-        const used = idx ? [...new Set(Array.from(idx.getArray()!))] : Array.from({ length: pos.getCount() }, (_, i) => i);
+        const used: number[] = idx ? [...new Set<number>(Array.from(idx.getArray()!))] : Array.from({ length: pos.getCount() }, (_, i) => i);
         for (const i of used) {
           pos.getElement(i, v);
           let m: number[] = [...world];
@@ -79,3 +80,17 @@ export function gltfStats(doc: Document): GltfStats {
   }
   return { triangles, min, max, joints: joints.size, nodes, animations };
 }
+
+/** Same triangles, world box within 1e-4 of its largest side, same joint count. */
+export function expectSameStats(a: GltfStats, b: GltfStats, what: string): void {
+  expect(b.triangles, `${what}: triangles`).toBe(a.triangles);
+  if (a.triangles > 0) {
+    const size = Math.max(...[0, 1, 2].map((k) => a.max[k]! - a.min[k]!), 1e-6);
+    for (let k = 0; k < 3; k++) {
+      expect(Math.abs(b.min[k]! - a.min[k]!) / size, `${what}: min[${k}] ${b.min[k]} vs ${a.min[k]}`).toBeLessThan(1e-4);
+      expect(Math.abs(b.max[k]! - a.max[k]!) / size, `${what}: max[${k}] ${b.max[k]} vs ${a.max[k]}`).toBeLessThan(1e-4);
+    }
+  }
+  expect(b.joints, `${what}: joints`).toBe(a.joints);
+}
+

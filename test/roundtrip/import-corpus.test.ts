@@ -12,24 +12,12 @@ import { sceneToGltf, writeGlb } from '../../shared/export/gltf.ts';
 import { detectFormat, formatById, type FormatId } from '../../shared/formats/registry.ts';
 import { importGltf } from '../../shared/import/index.ts';
 import { CORPUS_FOLDER, corpusFiles, readBytes } from '../helpers/corpus.ts';
-import { gltfStats, readDoc, type GltfStats } from '../helpers/gltf-stats.ts';
+import { expectSameStats, gltfStats, readDoc } from '../helpers/gltf-stats.ts';
 
 async function exportGlb(bytes: Uint8Array, name: string): Promise<Uint8Array> {
   const codec = detectFormat(bytes, name)!;
   const scene = codec.toScene(codec.decode(bytes, { fileName: name }));
   return writeGlb(sceneToGltf(scene, { upAxis: scene.upAxis ?? 'y' }).document);
-}
-
-export function expectSameStats(a: GltfStats, b: GltfStats, what: string): void {
-  expect(b.triangles, `${what}: triangles`).toBe(a.triangles);
-  if (a.triangles > 0) {
-    const size = Math.max(...[0, 1, 2].map((k) => a.max[k]! - a.min[k]!), 1e-6);
-    for (let k = 0; k < 3; k++) {
-      expect(Math.abs(b.min[k]! - a.min[k]!) / size, `${what}: min[${k}] ${b.min[k]} vs ${a.min[k]}`).toBeLessThan(1e-4);
-      expect(Math.abs(b.max[k]! - a.max[k]!) / size, `${what}: max[${k}] ${b.max[k]} vs ${a.max[k]}`).toBeLessThan(1e-4);
-    }
-  }
-  expect(b.joints, `${what}: joints`).toBe(a.joints);
 }
 
 const TARGET: Record<FormatId, FormatId> = {

@@ -50,6 +50,17 @@ Exit codes:
   2  could not do it: unreadable, corrupt or unknown input, or wrong usage
      (one line on stderr names the file, the problem, the byte offset and the node path)`;
 
+/**
+ * `import --version ms11` picks a format version, but the program's own `--version` (print the
+ * LodSmith version) is recognised anywhere on the line: after `import`, it is renamed to the
+ * command's `--format-version` before parsing.
+ */
+function importVersionOption(argv: readonly string[]): string[] {
+  const at = argv.findIndex((a) => !a.startsWith('-'));
+  if (at < 0 || argv[at] !== 'import') return [...argv];
+  return argv.map((a, i) => (i > at && (a === '--version' || a.startsWith('--version=')) ? a.replace('--version', '--format-version') : a));
+}
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const debug = argv.includes('--debug');
@@ -135,14 +146,15 @@ ${EXIT_HELP}`);
     .description('import a glTF 2.0 model (.gltf or .glb) into a format LodSmith writes')
     .argument('<input>', 'glTF file: .gltf (with its buffer files beside it) or .glb')
     .argument('<output>', 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh or .anim')
-    .option('--version <v>', '.mesh: ms14 (default), ms11, ms10 or mr02; .animation: 1 (default) or 2')
+    .option('--format-version <v>', 'also --version: .mesh ms14 (default), ms11, ms10 or mr02; .animation 1 (default) or 2')
     .option('--anim <name>', 'the glTF animation to import, by name or index (default: the first)')
     .option('--limit-influences', 'keep the strongest joint influences when a vertex has more than the format holds')
     .option('--json', 'print the result (format, counts, warnings) as one JSON object')
     .option('-q, --quiet', 'print nothing unless something goes wrong')
     .addHelpText('after', '\nThe output extension picks the format; axes are converted so that `convert` gives back the same geometry.\nWarnings name what was left out or approximated. docs/import.md lists what each format keeps\nand the P3D LOD naming convention. The output is written atomically.')
-    .action(async (input: string, output: string, opts: { version?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean }) => {
-      code = await aboutFile(input, async () => (await import('./commands/import.ts')).runImport(input, output, opts, io));
+    .action(async (input: string, output: string, opts: { formatVersion?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean }) => {
+      const { formatVersion, ...rest } = opts;
+      code = await aboutFile(input, async () => (await import('./commands/import.ts')).runImport(input, output, { ...rest, version: formatVersion }, io));
     });
 
   program
@@ -164,7 +176,7 @@ ${EXIT_HELP}`);
       program.outputHelp({ error: true });
       return EXIT_FAILED;
     }
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(importVersionOption(argv), { from: 'user' });
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {

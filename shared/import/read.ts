@@ -33,12 +33,13 @@ interface Json {
 
 /** URIs of a `.gltf`'s buffers that live in other files (the caller reads them). Images are not needed. */
 export function externalUris(text: Uint8Array): string[] {
-  const json = parseJson(text);
+  // Only the URIs are wanted here; the read proper charges the JSON against the budget.
+  const json = parseJson(text, false);
   return (json.buffers ?? []).map((b) => b.uri).filter((u): u is string => typeof u === 'string' && !u.startsWith('data:'));
 }
 
-function parseJson(text: Uint8Array): Json {
-  chargeAllocation(text.length * 4, 'glTF JSON', 0, 'json');
+function parseJson(text: Uint8Array, charge = true): Json {
+  if (charge) chargeAllocation(text.length * 4, 'glTF JSON', 0, 'json');
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(text));

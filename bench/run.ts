@@ -15,6 +15,7 @@ import { formatById, type FormatCodec, type FormatId } from '../shared/formats/i
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
 import { benchCompression } from './lib/compression.ts';
+import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { renderTable, type Row } from './lib/report.ts';
@@ -27,7 +28,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,import,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'import', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
     if (!wants(id)) continue;
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
   }
+
+  if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

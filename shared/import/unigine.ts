@@ -67,14 +67,17 @@ function tangents(p: Float32Array, uv: Float32Array | undefined, idx: Uint32Arra
   if (!uv) return t;
   for (let i = 0; i + 2 < idx.length; i += 3) {
     const a = idx[i]!, b = idx[i + 1]!, c = idx[i + 2]!;
-    const e1 = [p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!];
-    const e2 = [p[c * 3]! - p[a * 3]!, p[c * 3 + 1]! - p[a * 3 + 1]!, p[c * 3 + 2]! - p[a * 3 + 2]!];
     const du1 = uv[b * 2]! - uv[a * 2]!, dv1 = uv[b * 2 + 1]! - uv[a * 2 + 1]!;
     const du2 = uv[c * 2]! - uv[a * 2]!, dv2 = uv[c * 2 + 1]! - uv[a * 2 + 1]!;
     const det = du1 * dv2 - du2 * dv1;
     if (!det) continue;
     const r = 1 / det;
-    for (const v of [a, b, c]) for (let k = 0; k < 3; k++) t[v * 3 + k] = t[v * 3 + k]! + (e1[k]! * dv2 - e2[k]! * dv1) * r;
+    for (let k = 0; k < 3; k++) {
+      const tk = ((p[b * 3 + k]! - p[a * 3 + k]!) * dv2 - (p[c * 3 + k]! - p[a * 3 + k]!) * dv1) * r;
+      t[a * 3 + k] = t[a * 3 + k]! + tk;
+      t[b * 3 + k] = t[b * 3 + k]! + tk;
+      t[c * 3 + k] = t[c * 3 + k]! + tk;
+    }
   }
   return t;
 }
@@ -100,27 +103,26 @@ function parts(model: ImportModel, opts: WriterOptions, warnings: string[]): Par
     if (m.uvs.length > 2) warnOnce(warnings, `mesh "${m.name}": ${m.uvs.length} UV sets; Unigine holds 2, the rest are left out`);
     for (const grp of m.groups) {
       const remap = new Int32Array(m.positions.length / 3).fill(-1);
-      const used: number[] = [];
+      let nu = 0;
+      const used = new Uint32Array(Math.min(grp.count, m.positions.length / 3));
       const idx = new Uint32Array(grp.count);
-      for (let i = 0; i < grp.count; i += 3) {
+      for (let i = 0; i < grp.count; i++) {
         // Z-up is a rotation: winding stays; a mirroring node transform flips it.
-        const tri = g.flip ? [m.indices[grp.start + i]!, m.indices[grp.start + i + 2]!, m.indices[grp.start + i + 1]!] : [m.indices[grp.start + i]!, m.indices[grp.start + i + 1]!, m.indices[grp.start + i + 2]!];
-        for (let k = 0; k < 3; k++) {
-          const v = tri[k]!;
-          if (remap[v] === -1) { remap[v] = used.length; used.push(v); }
-          idx[i + k] = remap[v]!;
-        }
+        const corner = g.flip && i % 3 ? (i % 3 === 1 ? i + 1 : i - 1) : i;
+        const v = m.indices[grp.start + corner]!;
+        if (remap[v] === -1) { remap[v] = nu; used[nu++] = v; }
+        idx[i] = remap[v]!;
       }
       const pick = (src: Float32Array, dim: number): Float32Array => {
-        const a = new Float32Array(used.length * dim);
-        used.forEach((v, k) => { for (let d = 0; d < dim; d++) a[k * dim + d] = src[v * dim + d]!; });
+        const a = new Float32Array(nu * dim);
+        for (let k = 0; k < nu; k++) for (let d = 0; d < dim; d++) a[k * dim + d] = src[used[k]! * dim + d]!;
         return a;
       };
       const part: Part = { name: m.name, positions: pick(P, 3), normals: pick(N, 3), uvs: m.uvs.slice(0, 2).map((u) => pick(u, 2)), indices: idx };
       if (m.colors) part.colors = pick(m.colors, 4);
       if (skin) {
-        const j = new Uint16Array(used.length * 4), w = new Float32Array(used.length * 4);
-        used.forEach((v, k) => { j.set(skin.joints.subarray(v * 4, v * 4 + 4), k * 4); w.set(skin.weights.subarray(v * 4, v * 4 + 4), k * 4); });
+        const j = new Uint16Array(nu * 4), w = new Float32Array(nu * 4);
+        for (let k = 0; k < nu; k++) for (let d = 0; d < 4; d++) { j[k * 4 + d] = skin.joints[used[k]! * 4 + d]!; w[k * 4 + d] = skin.weights[used[k]! * 4 + d]!; }
         part.skin = { joints: j, weights: w };
       }
       out.push(part);

@@ -3,6 +3,7 @@
  * own codec. `read.ts` reads (glTF Transform, bounded by the decoding memory budget), `model.ts`
  * builds the neutral model, one writer per format builds the document.
  */
+import type { Document } from '@gltf-transform/core';
 import { MemoryBudget, withBudget } from '../binary/budget.ts';
 import { formatById, type FormatId } from '../formats/registry.ts';
 import type { WriterOptions } from './common.ts';
@@ -57,11 +58,15 @@ export async function importGltf(input: GltfInput, format: FormatId, opts: Write
   const size = input.kind === 'glb' ? input.bytes.length : input.text.length + Object.values(input.resources).reduce((s, b) => s + b.length, 0);
   const b = budget ?? MemoryBudget.forInput(size);
   const readWarnings: string[] = [];
-  const document = await readGltf(input, b, readWarnings);
+  let document: Document | undefined = await readGltf(input, b, readWarnings);
   return withBudget(b, () => {
-    const model = gltfToModel(document, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
+    let model: ImportModel | undefined = gltfToModel(document!, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
+    // The model holds copies of what it needs: glTF Transform's arrays can go before the writer
+    // allocates, and the model before the encoder does (peak memory of large imports).
+    document = undefined;
     model.warnings.unshift(...readWarnings);
     const { doc, warnings } = writeModel(model, format, opts);
+    model = undefined;
     const bytes = formatById(format).encode(doc);
     return { format, doc, bytes, warnings };
   });

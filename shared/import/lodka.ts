@@ -75,9 +75,11 @@ export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { do
     };
     const faceGroups = m.groups.map((grp) => {
       const vi = idx(grp.start, grp.count);
+      // Positions, normals and texture sets share one index per corner: one array serves them all
+      // (the encoder only reads them; an opened file has its own arrays again).
       return {
         ...newFaceGroup(`${matNames[grp.material]}`, matNames[grp.material]!, sets),
-        vertexIndex: vi, normalIndex: vi.slice(), txCrdsInd: Array.from({ length: sets }, () => vi.slice()),
+        vertexIndex: vi, normalIndex: vi, txCrdsInd: Array.from({ length: sets }, () => vi),
       };
     });
     const msh: Msh1Chunk = {

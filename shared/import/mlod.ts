@@ -145,35 +145,45 @@ export function modelToMlod(model: ImportModel, opts: WriterOptions = {}): { doc
 function buildLod(model: ImportModel, l: LodBuild, warnings: string[]): MlodLod {
   const kind = resolutionKind(l.resolution);
   const pointLod = kind === 'memory' || kind === 'special';
-  // Gather world-space geometry of every mesh node, and lone points.
-  const pos: Float32Array[] = [];
-  const faceParts: { node: number; base: number; tris: Uint32Array; normals: Float32Array; flip: boolean; uvs: Float32Array[]; groups: { start: number; count: number; material: number }[] }[] = [];
+  // World-space geometry of every mesh node, and lone points, in one array (z negated: P3D is
+  // left-handed), with each vertex's normal in P3D's inward convention beside it.
+  const faceParts: { node: number; base: number; tris: Uint32Array; flip: boolean; uvs: Float32Array[]; groups: { start: number; count: number; material: number }[] }[] = [];
   const loose: { node: number; base: number }[] = [];
+  let total = 0;
+  for (const n of l.nodes) {
+    const node = model.nodes[n]!;
+    if (node.mesh !== undefined) total += model.meshes[node.mesh]!.positions.length / 3;
+    else if (pointLod && n !== l.own) total += 1;
+  }
+  const all = new Float32Array(total * 3);
+  const allNormals = new Float32Array(total * 3);
   let base = 0;
   for (const n of l.nodes) {
     const node = model.nodes[n]!;
     if (node.mesh !== undefined) {
       const m = model.meshes[node.mesh]!;
       const g = worldGeometry(model, m);
-      pos.push(g.positions);
-      faceParts.push({ node: n, base, tris: m.indices, normals: g.normals, flip: g.flip, uvs: m.uvs, groups: m.groups });
+      all.set(g.positions, base * 3);
+      allNormals.set(g.normals, base * 3);
+      faceParts.push({ node: n, base, tris: m.indices, flip: g.flip, uvs: m.uvs, groups: m.groups });
       base += g.positions.length / 3;
     } else if (pointLod && n !== l.own) {
-      pos.push(Float32Array.from([node.world[12]!, node.world[13]!, node.world[14]!]));
+      all.set([node.world[12]!, node.world[13]!, node.world[14]!], base * 3);
+      allNormals[base * 3 + 1] = 1;
       loose.push({ node: n, base });
       base += 1;
     }
   }
-  const all = new Float32Array(base * 3);
-  let o = 0;
-  for (const p of pos) { all.set(p, o); o += p.length; }
-  for (let i = 2; i < all.length; i += 3) all[i] = -all[i]!;
+  for (let i = 0; i < all.length; i += 3) {
+    all[i + 2] = -all[i + 2]!;
+    allNormals[i] = -allNormals[i]!;
+    allNormals[i + 1] = -allNormals[i + 1]!;
+  }
   const { unique: points, map: pointOf } = weld(all);
   const nPoints = points.length / 3;
   const nFaces = faceParts.reduce((s, p) => s + p.tris.length / 3, 0);
   chargeAllocation(nFaces * 88 + nPoints * 16, 'P3D LOD', 0, `LOD ${l.name}`);
-  // Normals per face vertex, P3D's inward convention, welded.
-  const nrm = new Float32Array(nFaces * 9);
+  const { unique: normals, map: normalOf } = weld(allNormals);
   const faces = {
     vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
     uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: [] as string[], textureIndex: new Uint32Array(nFaces),
@@ -215,9 +225,7 @@ function buildLod(model: ImportModel, l: LodBuild, warnings: string[]): MlodLod 
           const p = pointOf[part.base + v]!;
           faces.pointIndex[fi * 4 + k] = p;
           nodePoints.add(p);
-          nrm[fi * 9 + k * 3] = -part.normals[v * 3]!;
-          nrm[fi * 9 + k * 3 + 1] = -part.normals[v * 3 + 1]!;
-          nrm[fi * 9 + k * 3 + 2] = part.normals[v * 3 + 2]!;
+          faces.normalIndex[fi * 4 + k] = normalOf[part.base + v]!;
           const uv0 = part.uvs[0];
           if (uv0) { faces.uv[fi * 8 + k * 2] = uv0[v * 2]!; faces.uv[fi * 8 + k * 2 + 1] = uv0[v * 2 + 1]!; }
           extraUv.forEach((set, s) => {
@@ -252,8 +260,6 @@ function buildLod(model: ImportModel, l: LodBuild, warnings: string[]): MlodLod 
     masses.fill(lodMass / nPoints);
     hasMass = true;
   }
-  const { unique: normals, map: normalOf } = weld(nrm);
-  for (let i = 0; i < nFaces; i++) for (let k = 0; k < 3; k++) faces.normalIndex[i * 4 + k] = normalOf[i * 3 + k]!;
   if (faces.materials.length === 0) faces.materials.push('');
   if (faces.textures.length === 0) faces.textures.push('');
   const tags: MlodTag[] = [];

@@ -58,15 +58,16 @@ export async function importGltf(input: GltfInput, format: FormatId, opts: Write
   const size = input.kind === 'glb' ? input.bytes.length : input.text.length + Object.values(input.resources).reduce((s, b) => s + b.length, 0);
   const b = budget ?? MemoryBudget.forInput(size);
   const readWarnings: string[] = [];
-  let document: Document | undefined = await readGltf(input, b, readWarnings);
+  const holder: { document?: Document } = { document: await readGltf(input, b, readWarnings) };
   return withBudget(b, () => {
-    let model: ImportModel | undefined = gltfToModel(document!, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
     // The model holds copies of what it needs: glTF Transform's arrays can go before the writer
-    // allocates, and the model before the encoder does (peak memory of large imports).
-    document = undefined;
-    model.warnings.unshift(...readWarnings);
-    const { doc, warnings } = writeModel(model, format, opts);
-    model = undefined;
+    // allocates, and the model (out of scope below) before the encoder does: peak memory of large imports.
+    const { doc, warnings } = ((): { doc: object; warnings: string[] } => {
+      const model = gltfToModel(holder.document!, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
+      delete holder.document;
+      model.warnings.unshift(...readWarnings);
+      return writeModel(model, format, opts);
+    })();
     const bytes = formatById(format).encode(doc);
     return { format, doc, bytes, warnings };
   });

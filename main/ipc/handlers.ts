@@ -46,6 +46,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up),
+    'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
+    'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };
 }
 

@@ -59,6 +59,8 @@ export const requestSchemas = {
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional() }),
+  'doc:newFromGltf': z.object({ bytes, name: nonEmpty, path: nonEmpty, version: text.optional(), anim: text.optional() }),
+  'doc:replaceFromGltf': z.object({ id: docId, path: nodePath, bytes, name: nonEmpty }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

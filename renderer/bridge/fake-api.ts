@@ -237,6 +237,12 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     },
     'doc:texture': () => null,
     'doc:exportGltf': () => undefined,
+    'doc:newFromGltf': () => {
+      throw new Refused({ code: 'invalid', message: 'Importing glTF needs the document service' });
+    },
+    'doc:replaceFromGltf': () => {
+      throw new Refused({ code: 'invalid', message: 'Importing glTF needs the document service' });
+    },
   };
 
   return {

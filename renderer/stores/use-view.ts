@@ -33,6 +33,8 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | null>(null);
+  /** "New from glTF" dialog: open, with the file dropped on the window if any. */
+  const gltfDialog = ref<{ file: File | null } | null>(null);
   const treeFilter = ref('');
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);
@@ -71,7 +73,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    rightTab, bottomTab, dialog, gltfDialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -13,7 +13,7 @@ import type { GrimrockAnimation, GrimrockModel, GrimrockNode, MeshData, VertexAr
 import { ImportError } from './errors.ts';
 import { cappedSkin, requireMeshes, type WriterOptions } from './common.ts';
 import { invertSafe, multiply } from './math.ts';
-import { warnOnce, type ImportModel } from './model.ts';
+import { warnOnce, type ImportMesh, type ImportModel } from './model.ts';
 import { detectStep, pickClip, resample } from './resample.ts';
 import type { Mat4 } from '../scene/scene.ts';
 
@@ -107,6 +107,11 @@ function transform(a: Float32Array, m: Mat4, point: boolean, normal = false): vo
     }
     a[o] = nx; a[o + 1] = ny; a[o + 2] = nz;
   }
+}
+
+/** Mesh data of one (world-space) mesh, for replacing a node's mesh: materials named by `materialNames`. */
+export function grimrockMeshData(mesh: ImportMesh, materialNames: string[], warnings: string[]): MeshData {
+  return meshData(mesh.name, mesh.positions, mesh.normals, mesh.uvs, mesh.indices, mesh.groups.map((g) => ({ ...g, material: materialNames[g.material]! })), warnings);
 }
 
 function meshData(

@@ -18,6 +18,7 @@ import { modelToUnigineAnim, modelToUnigineMesh } from './unigine.ts';
 export { ImportError, isImportError } from './errors.ts';
 export { externalUris, type GltfInput } from './read.ts';
 export type { WriterOptions } from './common.ts';
+export { replaceMeshCommand } from './replace.ts';
 
 /** Output extension -> the format an import writes. */
 export const IMPORT_TARGETS: Readonly<Record<string, FormatId>> = {
@@ -35,6 +36,25 @@ export interface ImportResult {
   doc: object;
   bytes: Uint8Array;
   warnings: string[];
+}
+
+/** Reads glTF bytes into the neutral model (for edits such as replacing one mesh). */
+export async function readModel(input: GltfInput, budget?: MemoryBudget): Promise<ImportModel> {
+  const size = input.kind === 'glb' ? input.bytes.length : input.text.length;
+  const b = budget ?? MemoryBudget.forInput(size);
+  const readWarnings: string[] = [];
+  const document = await readGltf(input, b, readWarnings);
+  return withBudget(b, () => {
+    const model = gltfToModel(document);
+    model.warnings.unshift(...readWarnings);
+    return model;
+  });
+}
+
+/** A `.glb` or a self-contained `.gltf` (embedded data) from its bytes, told apart by the GLB magic. */
+export function gltfInputOf(bytes: Uint8Array): GltfInput {
+  const glb = bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+  return glb ? { kind: 'glb', bytes } : { kind: 'gltf', text: bytes, resources: {} };
 }
 
 /** Builds the document for `format` from an already-read model. */

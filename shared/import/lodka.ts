@@ -17,7 +17,7 @@ import type { Mat4 } from '../scene/scene.ts';
 import { boneBetween, boneFrames, boneParents, boneRest, requireMeshes, uniqueNames, type WriterOptions } from './common.ts';
 import { ImportError } from './errors.ts';
 import { decompose } from './math.ts';
-import { warnOnce, worldGeometry, type ImportModel } from './model.ts';
+import { warnOnce, worldGeometry, type ImportMaterial, type ImportMesh, type ImportModel } from './model.ts';
 import { detectStep, resample } from './resample.ts';
 
 const f = Math.fround;
@@ -47,48 +47,56 @@ function poseFloats(mats: Mat4[], out: Float32Array, at: number): void {
   });
 }
 
+/** A MAT1 material for a glTF material: base colour, alpha mode, texture path. */
+export function lodkaMaterial(m: ImportMaterial): Material {
+  const options = defaultMaterialOptions(m.color.map(f) as [number, number, number, number]);
+  options.ambient = options.ambient.map(f);
+  options.normalMapScale = f(options.normalMapScale);
+  if (m.alpha === 'BLEND') options.blendingMode = 1;
+  else if (m.alpha === 'MASK') options.blendingMode = 3;
+  if (m.texture) options.textureEnabled = 1;
+  return { matName: m.name, textrName: m.texture ?? '', options };
+}
+
+/**
+ * An MSH1 of one world-space mesh (no skin): every UV set a texture set, one face group per
+ * material, face groups naming materials by `matNames`.
+ */
+export function lodkaMesh(m: ImportMesh, matNames: string[], name: string, warnings: string[], flip = false): Msh1Chunk {
+  const sets = Math.max(1, m.uvs.length);
+  const n = m.positions.length / 3;
+  if (m.colors) warnOnce(warnings, `mesh "${m.name}": vertex colours are left out (LODka meshes have none)`);
+  const faceGroups = m.groups.map((grp) => {
+    const vi = m.indices.slice(grp.start, grp.start + grp.count);
+    if (flip) for (let i = 0; i + 2 < vi.length; i += 3) { const t = vi[i + 1]!; vi[i + 1] = vi[i + 2]!; vi[i + 2] = t; }
+    // Positions, normals and texture sets share one index per corner: one array serves them all
+    // (the encoder only reads them; an opened file has its own arrays again).
+    return {
+      ...newFaceGroup(`${matNames[grp.material]}`, matNames[grp.material]!, sets),
+      vertexIndex: vi, normalIndex: vi, txCrdsInd: Array.from({ length: sets }, () => vi),
+    };
+  });
+  return {
+    id: 'MSH1', size: 0, count: faceGroups.length, meshName: name, isSkeletonExists: 0, meshMode: 3, isMeshVisible: 1,
+    meshPointsPos: m.positions, meshNormals: m.normals,
+    meshTxCrd: m.uvs.length ? m.uvs.map((u) => u.slice()) : [new Float32Array(n * 2)],
+    pntBnAssoc: new Uint16Array(0), pntBnWeightType: 0, faceGroups,
+  };
+}
+
 export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { doc: LodDocument; warnings: string[] } {
   requireMeshes(model);
   const warnings = [...model.warnings];
   const matNames = uniqueNames(model.materials.map((m) => m.name));
-  const materials: Material[] = model.materials.map((m, i) => {
-    const options = defaultMaterialOptions(m.color.map(f) as [number, number, number, number]);
-    options.ambient = options.ambient.map(f);
-    options.normalMapScale = f(options.normalMapScale);
-    if (m.alpha === 'BLEND') options.blendingMode = 1;
-    else if (m.alpha === 'MASK') options.blendingMode = 3;
-    if (m.texture) options.textureEnabled = 1;
-    return { matName: matNames[i]!, textrName: m.texture ?? '', options };
-  });
+  const materials: Material[] = model.materials.map((m, i) => ({ ...lodkaMaterial(m), matName: matNames[i]! }));
   const bones = model.joints;
   const nb = bones.length;
   if (nb > 32767) throw new ImportError(`${nb} joints; LODka weight records hold 32767 bones`, 'skins');
   const meshNames = uniqueNames(model.meshes.map((m) => m.name));
   const meshes: Msh1Chunk[] = model.meshes.map((m, mi) => {
     const g = worldGeometry(model, m);
-    const sets = Math.max(1, m.uvs.length);
     const n = m.positions.length / 3;
-    const idx = (start: number, count: number): Uint32Array => {
-      const out = m.indices.slice(start, start + count);
-      if (g.flip) for (let i = 0; i + 2 < out.length; i += 3) { const t = out[i + 1]!; out[i + 1] = out[i + 2]!; out[i + 2] = t; }
-      return out;
-    };
-    const faceGroups = m.groups.map((grp) => {
-      const vi = idx(grp.start, grp.count);
-      // Positions, normals and texture sets share one index per corner: one array serves them all
-      // (the encoder only reads them; an opened file has its own arrays again).
-      return {
-        ...newFaceGroup(`${matNames[grp.material]}`, matNames[grp.material]!, sets),
-        vertexIndex: vi, normalIndex: vi, txCrdsInd: Array.from({ length: sets }, () => vi),
-      };
-    });
-    const msh: Msh1Chunk = {
-      id: 'MSH1', size: 0, count: faceGroups.length, meshName: meshNames[mi]!, isSkeletonExists: 0, meshMode: 3, isMeshVisible: 1,
-      meshPointsPos: g.positions === m.positions ? m.positions.slice() : g.positions, meshNormals: g.normals === m.normals ? m.normals.slice() : g.normals,
-      meshTxCrd: m.uvs.length ? m.uvs.map((u) => u.slice()) : [new Float32Array(n * 2)],
-      pntBnAssoc: new Uint16Array(0), pntBnWeightType: 0, faceGroups,
-    };
-    if (m.colors) warnOnce(warnings, `mesh "${m.name}": vertex colours are left out (LODka meshes have none)`);
+    const msh = lodkaMesh({ ...m, positions: g.positions === m.positions ? m.positions.slice() : g.positions, normals: g.normals === m.normals ? m.normals.slice() : g.normals }, matNames, meshNames[mi]!, warnings, g.flip);
     if (m.skin && nb > 0) {
       const sk = m.skin;
       const next = weightNextBit(nb);

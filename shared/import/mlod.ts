@@ -142,6 +142,11 @@ export function modelToMlod(model: ImportModel, opts: WriterOptions = {}): { doc
   return { doc: { signature: 'MLOD', version: 0x101, lods, trailing: new Uint8Array(0) }, warnings };
 }
 
+/** One LOD of the given resolution holding the whole model (for replacing a LOD of a document). */
+export function mlodLodOf(model: ImportModel, resolution: number, warnings: string[]): MlodLod {
+  return buildLod(model, { resolution, name: resolutionName(resolution), nodes: model.nodes.map((_, i) => i), extras: {} }, warnings);
+}
+
 function buildLod(model: ImportModel, l: LodBuild, warnings: string[]): MlodLod {
   const kind = resolutionKind(l.resolution);
   const pointLod = kind === 'memory' || kind === 'special';

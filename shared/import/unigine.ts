@@ -12,12 +12,12 @@
 import { frameCounts } from '../formats/unigine/frames.ts';
 import { computeSurfaceBounds } from '../formats/unigine/mesh-codec.ts';
 import { UNIGINE_FPS } from '../formats/unigine/scene.ts';
-import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from '../formats/unigine/schema.ts';
+import type { AnimClip, Mr02Surface, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from '../formats/unigine/schema.ts';
 import type { Mat4 } from '../scene/scene.ts';
 import { animationBones, boneBetween, boneFrames, boneParents, boneRest, cappedSkin, requireMeshes, uniqueNames, type WriterOptions } from './common.ts';
 import { ImportError } from './errors.ts';
 import { decompose, multiply } from './math.ts';
-import { warnOnce, worldGeometry, type ImportModel } from './model.ts';
+import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from './model.ts';
 import { pickClip, resample } from './resample.ts';
 
 /** (x, y, z) -> (x, -z, y): the inverse of the format's Z-up to Y-up turn. */
@@ -221,6 +221,21 @@ function meshClip(name: string, nb: number, c: ReturnType<typeof clipTRS>): Unig
   const counts = frameCounts(frameFlags);
   if (counts.t !== c.t.length) throw new Error('frame flag count mismatch');
   return { name, bones: Int16Array.from({ length: nb }, (_, i) => i), flag: 0x7f, numFrames: c.frames, frameFlags, translations: c.t, rotations: quantRot(c.r), scales: c.s };
+}
+
+/** A surface of `magic`'s layout from one world-space mesh (glTF axes), named `name`; no skin. */
+export function unigineSurfaceOf(m: ImportMesh, magic: 'ms10' | 'ms11' | 'ms14' | 'mr02', name: string): UnigineSurface | Mr02Surface {
+  const part: Part = { name, positions: toZUp(m.positions), normals: toZUp(m.normals), uvs: m.uvs.slice(0, 2), indices: m.indices, ...(m.colors ? { colors: m.colors } : {}) };
+  if (magic !== 'mr02') return surface(part, magic);
+  const n = m.indices.length;
+  const pos = new Float32Array(n * 3), nor = new Float32Array(n * 3), uv = new Float32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    const v = m.indices[i]!;
+    pos.set(part.positions.subarray(v * 3, v * 3 + 3), i * 3);
+    nor.set(part.normals.subarray(v * 3, v * 3 + 3), i * 3);
+    if (part.uvs[0]) uv.set(part.uvs[0].subarray(v * 2, v * 2 + 2), i * 2);
+  }
+  return { name: name.slice(0, 127), positions: pos, normals: nor, uvs: uv };
 }
 
 export function modelToUnigineMesh(model: ImportModel, opts: WriterOptions = {}): { doc: UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02; warnings: string[] } {

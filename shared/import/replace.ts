@@ -1,0 +1,137 @@
+/**
+ * "Replace mesh from glTF": one mesh (or P3D LOD, or Unigine surface) of an open document takes
+ * the geometry of a glTF, as one edit command, while everything else keeps its bytes. Materials
+ * are mapped by name: a glTF material whose name the document already has uses that material;
+ * new names are added (LODka MAT1) or simply named (Grimrock segments, P3D face textures).
+ * Skins are not carried over here (the document's skeleton stays as it is); say so in warnings.
+ */
+import type { EditCommand } from '../model/commands.ts';
+import { getAt, type NodePath } from '../model/path.ts';
+import type { FormatId } from '../formats/registry.ts';
+import type { ContainerChunk, LodDocument, Mat1Chunk, Msh1Chunk } from '../formats/lodka/schema.ts';
+import type { GrimrockModel, GrimrockNode } from '../formats/grimrock/schema.ts';
+import type { MlodDocument } from '../formats/p3d/mlod/types.ts';
+import type { UnigineMesh } from '../formats/unigine/mesh-codec.ts';
+import { ImportError } from './errors.ts';
+import { grimrockMeshData } from './grimrock.ts';
+import { lodkaMaterial, lodkaMesh } from './lodka.ts';
+import { mlodLodOf } from './mlod.ts';
+import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from './model.ts';
+import { unigineSurfaceOf } from './unigine.ts';
+
+/** Every mesh of the model merged into one, in world space (glTF axes), skin left out. */
+export function mergedMesh(model: ImportModel): ImportMesh {
+  const meshes = model.meshes.filter((m) => m.indices.length > 0);
+  if (meshes.length === 0) throw new ImportError('the file has no meshes with triangles to import', 'meshes');
+  const nv = meshes.reduce((s, m) => s + m.positions.length / 3, 0);
+  const ni = meshes.reduce((s, m) => s + m.indices.length, 0);
+  const sets = Math.max(...meshes.map((m) => m.uvs.length));
+  const colors = meshes.some((m) => m.colors);
+  const out: ImportMesh = {
+    name: meshes.length === 1 ? meshes[0]!.name : 'merged', node: -1, path: 'meshes', space: 'world',
+    positions: new Float32Array(nv * 3), normals: new Float32Array(nv * 3), uvs: Array.from({ length: sets }, () => new Float32Array(nv * 2)),
+    indices: new Uint32Array(ni), groups: [],
+    ...(colors ? { colors: new Float32Array(nv * 4).fill(1) } : {}),
+  };
+  // Groups of one material stay together: sort by material, keeping file order within one.
+  const byMaterial = new Map<number, { m: ImportMesh; base: number; g: ImportMesh['groups'][number]; flip: boolean }[]>();
+  let base = 0;
+  for (const m of meshes) {
+    const g = worldGeometry(model, m);
+    out.positions.set(g.positions, base * 3);
+    out.normals.set(g.normals, base * 3);
+    m.uvs.forEach((u, k) => out.uvs[k]!.set(u, base * 2));
+    if (m.colors && out.colors) out.colors.set(m.colors, base * 4);
+    for (const grp of m.groups) {
+      const list = byMaterial.get(grp.material) ?? [];
+      list.push({ m, base, g: grp, flip: g.flip });
+      byMaterial.set(grp.material, list);
+    }
+    base += m.positions.length / 3;
+  }
+  let at = 0;
+  for (const [material, list] of byMaterial) {
+    const start = at;
+    for (const { m, base: b, g, flip } of list) {
+      for (let i = 0; i < g.count; i += 3) {
+        out.indices[at++] = m.indices[g.start + i]! + b;
+        out.indices[at++] = m.indices[g.start + i + (flip ? 2 : 1)]! + b;
+        out.indices[at++] = m.indices[g.start + i + (flip ? 1 : 2)]! + b;
+      }
+    }
+    out.groups.push({ start, count: at - start, material });
+  }
+  return out;
+}
+
+export interface Replacement {
+  command: EditCommand;
+  warnings: string[];
+}
+
+/** The edit that puts the glTF's geometry at `path` (a mesh, LOD or surface node) of `doc`. */
+export function replaceMeshCommand(format: FormatId, doc: object, path: NodePath, model: ImportModel): Replacement {
+  const warnings = [...model.warnings];
+  if (model.joints.length) warnOnce(warnings, 'the glTF skin is not carried over by a mesh replacement (the document keeps its skeleton)');
+  const mesh = mergedMesh(model);
+  const label = 'Replace mesh from glTF';
+  const node = getAt(doc, path) as Record<string, unknown> | undefined;
+  switch (format) {
+    case 'lodka-lod': {
+      const msh = node as unknown as Msh1Chunk | undefined;
+      if (!msh || msh.id !== 'MSH1') throw new ImportError('select an MSH1 mesh chunk to replace', '');
+      const lod = doc as LodDocument;
+      const mat1 = findMat1(lod);
+      const have = new Set(mat1?.chunk.materials.map((m) => m.matName) ?? []);
+      const commands: EditCommand[] = [];
+      const added = model.materials.filter((m, i) => mesh.groups.some((g) => g.material === i) && !have.has(m.name));
+      if (added.length && !mat1) throw new ImportError('the document has no MAT1 material library for the new materials', '');
+      added.forEach((m, k) => commands.push({ op: 'insert', path: [...mat1!.path, 'materials'], index: mat1!.chunk.materials.length + k, value: lodkaMaterial(m) }));
+      const replacement = lodkaMesh(mesh, model.materials.map((m) => m.name), msh.meshName, warnings);
+      replacement.isMeshVisible = msh.isMeshVisible;
+      commands.push({ op: 'set', path, value: replacement });
+      return { command: { op: 'batch', commands, label }, warnings };
+    }
+    case 'p3d-mlod': {
+      const mlod = doc as MlodDocument;
+      const li = path[0] === 'lods' && typeof path[1] === 'number' ? path[1] : -1;
+      const lod = mlod.lods[li];
+      if (!lod || path.length !== 2) throw new ImportError('select a LOD to replace', '');
+      const replacement = mlodLodOf(model, lod.resolution, warnings);
+      return { command: { op: 'set', path, value: replacement, label }, warnings };
+    }
+    case 'grimrock-model': {
+      const gm = doc as GrimrockModel;
+      const ni = path[0] === 'nodes' && typeof path[1] === 'number' ? path[1] : -1;
+      const gnode = gm.nodes[ni] as GrimrockNode | undefined;
+      if (!gnode?.mesh) throw new ImportError('select a node with a mesh to replace', '');
+      // The glTF's space becomes the node's own: the new mesh sits where the old one did.
+      const md = grimrockMeshData(mesh, model.materials.map((m) => m.name), warnings);
+      return { command: { op: 'set', path: ['nodes', ni, 'mesh', 'meshData'], value: md, label }, warnings };
+    }
+    case 'unigine-mesh': {
+      const um = doc as UnigineMesh;
+      const si = path[0] === 'surfaces' && typeof path[1] === 'number' ? path[1] : -1;
+      const s = um.surfaces[si];
+      if (!s || path.length !== 2) throw new ImportError('select a surface to replace', '');
+      const replacement = unigineSurfaceOf(mesh, um.magic, s.name);
+      return { command: { op: 'set', path, value: replacement, label }, warnings };
+    }
+    default:
+      throw new ImportError(`meshes of ${format} files cannot be replaced from glTF`, '');
+  }
+}
+
+function findMat1(doc: LodDocument): { chunk: Mat1Chunk; path: NodePath } | undefined {
+  const walk = (chunks: LodDocument['chunks'], path: NodePath): { chunk: Mat1Chunk; path: NodePath } | undefined => {
+    for (const [i, c] of chunks.entries()) {
+      if (c.id === 'MAT1') return { chunk: c as Mat1Chunk, path: [...path, i] };
+      if ('children' in c) {
+        const r = walk((c as ContainerChunk).children, [...path, i, 'children']);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  return walk(doc.chunks, ['chunks']);
+}

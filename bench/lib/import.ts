@@ -64,12 +64,13 @@ export async function benchImport(quick: boolean, log: (s: string) => void): Pro
       const limit = importMemoryTarget(glb.length);
       const target = `<= 3N+64MB = ${(limit / 1e6).toFixed(0)} MB`;
       try {
-        const p = JSON.parse(execFileSync(process.execPath, ['--expose-gc', probeScript, t.format, file, ...(t.version ? [t.version] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!) as { peakDelta: number; hwmReset: boolean; error?: string };
+        const p = JSON.parse(execFileSync(process.execPath, ['--expose-gc', probeScript, t.format, file, ...(t.version ? [t.version] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!) as { peakDelta: number; hwmReset: boolean; outBytes: number; error?: string };
         const bad = p.error ? `import failed: ${p.error}` : '';
+        const out = `output file ${(p.outBytes / 1e6).toFixed(1)} MB (${(p.outBytes / glb.length).toFixed(1)}x the GLB)`;
         rows.push({
           section: 'memory', subject, input: label, bytes: glb.length, metric: 'import peak', value: p.peakDelta, unit: 'bytes', target,
           verdict: bad ? 'MISS' : p.peakDelta <= limit ? 'PASS' : 'MISS',
-          ...(bad || !p.hwmReset ? { note: bad || 'high-water mark could not be reset: upper bound including start-up' } : {}),
+          note: [bad, out, p.hwmReset ? '' : 'high-water mark could not be reset: upper bound including start-up'].filter(Boolean).join('; '),
         });
       } catch (e) {
         rows.push({ section: 'memory', subject, input: label, bytes: glb.length, metric: 'import peak', value: null, unit: 'bytes', target, verdict: 'MISS', note: `not measured: probe failed (${(e as Error).message.split('\n')[0]})` });

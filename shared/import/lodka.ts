@@ -67,7 +67,8 @@ export function lodkaMesh(m: ImportMesh, matNames: string[], name: string, warni
   const n = m.positions.length / 3;
   if (m.colors) warnOnce(warnings, `mesh "${m.name}": vertex colours are left out (LODka meshes have none)`);
   const faceGroups = m.groups.map((grp) => {
-    const vi = m.indices.slice(grp.start, grp.start + grp.count);
+    // A view of the mesh's indices unless the winding must turn (then a copy).
+    const vi = flip ? m.indices.slice(grp.start, grp.start + grp.count) : m.indices.subarray(grp.start, grp.start + grp.count);
     if (flip) for (let i = 0; i + 2 < vi.length; i += 3) { const t = vi[i + 1]!; vi[i + 1] = vi[i + 2]!; vi[i + 2] = t; }
     // Positions, normals and texture sets share one index per corner: one array serves them all
     // (the encoder only reads them; an opened file has its own arrays again).
@@ -79,7 +80,7 @@ export function lodkaMesh(m: ImportMesh, matNames: string[], name: string, warni
   return {
     id: 'MSH1', size: 0, count: faceGroups.length, meshName: name, isSkeletonExists: 0, meshMode: 3, isMeshVisible: 1,
     meshPointsPos: m.positions, meshNormals: m.normals,
-    meshTxCrd: m.uvs.length ? m.uvs.map((u) => u.slice()) : [new Float32Array(n * 2)],
+    meshTxCrd: m.uvs.length ? [...m.uvs] : [new Float32Array(n * 2)],
     pntBnAssoc: new Uint16Array(0), pntBnWeightType: 0, faceGroups,
   };
 }
@@ -96,7 +97,7 @@ export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { do
   const meshes: Msh1Chunk[] = model.meshes.map((m, mi) => {
     const g = worldGeometry(model, m);
     const n = m.positions.length / 3;
-    const msh = lodkaMesh({ ...m, positions: g.positions === m.positions ? m.positions.slice() : g.positions, normals: g.normals === m.normals ? m.normals.slice() : g.normals }, matNames, meshNames[mi]!, warnings, g.flip);
+    const msh = lodkaMesh({ ...m, positions: g.positions, normals: g.normals }, matNames, meshNames[mi]!, warnings, g.flip);
     if (m.skin && nb > 0) {
       const sk = m.skin;
       const next = weightNextBit(nb);

@@ -297,8 +297,11 @@ function buildMesh(
     const at = (i: number): number => (idx ? idx[i]! : i);
     let tris: Uint32Array | undefined, points: Uint32Array | undefined;
     if (mode === 4) {
-      tris = new Uint32Array(n - (n % 3));
-      for (let i = 0; i < tris.length; i++) tris[i] = at(i);
+      if (idx instanceof Uint32Array && n % 3 === 0) tris = idx; // read only: no copy needed
+      else {
+        tris = new Uint32Array(n - (n % 3));
+        for (let i = 0; i < tris.length; i++) tris[i] = at(i);
+      }
       if (n % 3) warn(`${path}: ${n % 3} trailing index(es) do not make a triangle; left out`);
     } else if (mode === 5 || mode === 6) {
       const nt = Math.max(0, n - 2);
@@ -474,8 +477,10 @@ function poseSkinned(im: ImportMesh, skin: Skin, model: ImportModel, nodeIndex: 
 
 /** World-space geometry of a mesh (positions, normals, and whether its winding must flip). */
 export function worldGeometry(model: ImportModel, m: ImportMesh): { positions: Float32Array; normals: Float32Array; flip: boolean; matrix: Mat4 } {
-  if (m.space === 'world') return { positions: m.positions, normals: m.normals, flip: false, matrix: [...IDENTITY] };
-  const w = model.nodes[m.node]!.world;
+  // Already in world space (or placed by an identity): the mesh's own arrays, not copies. Writers
+  // treat them as read-only.
+  const w = m.space === 'world' ? IDENTITY : model.nodes[m.node]!.world;
+  if (w.every((v, i) => v === IDENTITY[i])) return { positions: m.positions, normals: m.normals, flip: false, matrix: [...IDENTITY] };
   const positions = m.positions.slice();
   const normals = m.normals.slice();
   const [a, b, c, , e, f, g, , i, j, k, , x, y, z] = w;

@@ -1,4 +1,5 @@
 /** Pieces every format writer of the importer uses. */
+import { encodeText, type TextEncoding } from '../binary/text.ts';
 import type { Mat4 } from '../scene/scene.ts';
 import { ImportError } from './errors.ts';
 import { composeTRS, multiply } from './math.ts';
@@ -154,4 +155,45 @@ export function boneFrames(s: SampledClip, between: readonly Mat4[]): Mat4[] {
     }
   }
   return out;
+}
+
+/** `s` with every character `enc` cannot hold (and NUL) replaced by `_`. */
+export function encodableText(s: string, enc: TextEncoding): string {
+  let out = '';
+  for (const ch of s) {
+    let ok = ch !== '\u0000';
+    if (ok) {
+      try {
+        encodeText(ch, enc);
+      } catch {
+        ok = false;
+      }
+    }
+    out += ok ? ch : '_';
+  }
+  return out;
+}
+
+/**
+ * Makes every name and path of the model writable in the format's text encoding (LODka: cp1251,
+ * the others: latin1); each name changed is one warning.
+ */
+export function encodableNames(model: ImportModel, enc: TextEncoding): void {
+  const fix = (s: string, what: string): string => {
+    const t = encodableText(s, enc);
+    if (t !== s) warnOnce(model.warnings, `${what} "${s}" has characters ${enc} cannot hold; written as "${t}"`);
+    return t;
+  };
+  for (const n of model.nodes) {
+    n.name = fix(n.name, 'node name');
+    if (Array.isArray(n.extras.selections)) n.extras.selections = n.extras.selections.map((x) => (typeof x === 'string' ? fix(x, 'selection name') : x));
+  }
+  for (const m of model.meshes) m.name = fix(m.name, 'mesh name');
+  for (const m of model.materials) {
+    m.name = fix(m.name, 'material name');
+    if (m.texture) m.texture = fix(m.texture, 'texture path');
+    for (const k of ['texture', 'rvmat', 'material'] as const) if (typeof m.extras[k] === 'string') m.extras[k] = fix(m.extras[k] as string, `material ${k}`);
+  }
+  for (const c of model.clips) c.name = fix(c.name, 'animation name');
+  for (const s of model.scenes) s.name = fix(s.name, 'scene name');
 }

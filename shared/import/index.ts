@@ -6,7 +6,7 @@
 import type { Document } from '@gltf-transform/core';
 import { MemoryBudget, withBudget } from '../binary/budget.ts';
 import { formatById, type FormatId } from '../formats/registry.ts';
-import type { WriterOptions } from './common.ts';
+import { encodableNames, type WriterOptions } from './common.ts';
 import { ImportError } from './errors.ts';
 import { modelToGrimrock, modelToGrimrockAnimation } from './grimrock.ts';
 import { modelToLodka } from './lodka.ts';
@@ -59,6 +59,7 @@ export function gltfInputOf(bytes: Uint8Array): GltfInput {
 
 /** Builds the document for `format` from an already-read model. */
 export function writeModel(model: ImportModel, format: FormatId, opts: WriterOptions = {}): { doc: object; warnings: string[] } {
+  encodableNames(model, format === 'lodka-lod' ? 'cp1251' : 'latin1');
   switch (format) {
     case 'lodka-lod': return modelToLodka(model, opts);
     case 'p3d-mlod': return modelToMlod(model, opts);

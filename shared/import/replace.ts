@@ -12,6 +12,7 @@ import type { ContainerChunk, LodDocument, Mat1Chunk, Msh1Chunk } from '../forma
 import type { GrimrockModel, GrimrockNode } from '../formats/grimrock/schema.ts';
 import type { MlodDocument } from '../formats/p3d/mlod/types.ts';
 import type { UnigineMesh } from '../formats/unigine/mesh-codec.ts';
+import { encodableNames } from './common.ts';
 import { ImportError } from './errors.ts';
 import { grimrockMeshData } from './grimrock.ts';
 import { lodkaMaterial, lodkaMesh } from './lodka.ts';
@@ -71,6 +72,7 @@ export interface Replacement {
 
 /** The edit that puts the glTF's geometry at `path` (a mesh, LOD or surface node) of `doc`. */
 export function replaceMeshCommand(format: FormatId, doc: object, path: NodePath, model: ImportModel): Replacement {
+  encodableNames(model, format === 'lodka-lod' ? 'cp1251' : 'latin1');
   const warnings = [...model.warnings];
   if (model.joints.length) warnOnce(warnings, 'the glTF skin is not carried over by a mesh replacement (the document keeps its skeleton)');
   const mesh = mergedMesh(model);

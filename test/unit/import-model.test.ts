@@ -151,3 +151,13 @@ it('LODka: the import states its up axis, so a model long along Z is not turned 
   doc.chunks[0]!.children.find((c) => c.id === 'INF1')!.text = 'no statement';
   expect(codec.toScene(doc).upAxis).toBe('z');
 });
+
+it('names a format cannot spell are replaced with a warning, not a failed write', async () => {
+  const bytes = await glb((doc, buf) => doc.createScene().addChild(doc.createNode('Меч剣').setMesh(quadMesh(doc, buf, 'Меч剣', 4))));
+  // LODka writes Windows-1251: the Cyrillic stays, the CJK character does not.
+  const lod = await importGltf({ kind: 'glb', bytes }, 'lodka-lod');
+  expect(formatById('lodka-lod').info(formatById('lodka-lod').decode(lod.bytes), lod.bytes.length).meshes[0]!.name).toBe('Меч_');
+  const model = await importGltf({ kind: 'glb', bytes }, 'grimrock-model');
+  expect(formatById('grimrock-model').info(formatById('grimrock-model').decode(model.bytes), model.bytes.length).meshes[0]!.name).toBe('____');
+  expect(model.warnings).toContain('node name "Меч剣" has characters latin1 cannot hold; written as "____"');
+});

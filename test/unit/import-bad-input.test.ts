@@ -31,7 +31,7 @@ describe.skipIf(!hasCorpus)('damaged GLB', () => {
         try {
           await importGltf({ kind: 'glb', bytes: bad }, f);
         } catch (e) {
-          if (!isImportError(e) && !isDecodeError(e)) throw new Error(`mutation at ${at} -> ${f}: ${(e as Error).stack}`);
+          if (!isImportError(e) && !isDecodeError(e)) throw new Error(`mutation at ${at} -> ${f}: ${(e as Error).stack}`, { cause: e });
           expect((e as Error).message.length).toBeGreaterThan(0);
           errors++;
         }

@@ -98,7 +98,7 @@ function parts(model: ImportModel, opts: WriterOptions, warnings: string[]): Par
   const names: string[] = [];
   for (const m of model.meshes) {
     const g = worldGeometry(model, m);
-    const P = toZUp(g.positions), N = toZUp(g.normals);
+
     const skin = cappedSkin(m, 4, opts.limitInfluences, 'Unigine mesh', warnings);
     if (m.uvs.length > 2) warnOnce(warnings, `mesh "${m.name}": ${m.uvs.length} UV sets; Unigine holds 2, the rest are left out`);
     for (const grp of m.groups) {
@@ -118,7 +118,13 @@ function parts(model: ImportModel, opts: WriterOptions, warnings: string[]): Par
         for (let k = 0; k < nu; k++) for (let d = 0; d < dim; d++) a[k * dim + d] = src[used[k]! * dim + d]!;
         return a;
       };
-      const part: Part = { name: m.name, positions: pick(P, 3), normals: pick(N, 3), uvs: m.uvs.slice(0, 2).map((u) => pick(u, 2)), indices: idx };
+      // Picked straight into Z-up: (x, y, z) -> (x, -z, y), no full-size intermediate copy.
+      const pickZ = (src: Float32Array): Float32Array => {
+        const a = new Float32Array(nu * 3);
+        for (let k = 0; k < nu; k++) { const o = used[k]! * 3; a[k * 3] = src[o]!; a[k * 3 + 1] = -src[o + 2]!; a[k * 3 + 2] = src[o + 1]!; }
+        return a;
+      };
+      const part: Part = { name: m.name, positions: pickZ(g.positions), normals: pickZ(g.normals), uvs: m.uvs.slice(0, 2).map((u) => pick(u, 2)), indices: idx };
       if (m.colors) part.colors = pick(m.colors, 4);
       if (skin) {
         const j = new Uint16Array(nu * 4), w = new Float32Array(nu * 4);
@@ -163,7 +169,8 @@ function surface(p: Part, magic: 'ms10' | 'ms11' | 'ms14'): UnigineSurface {
     morphTargets: [{ name: '', vertices: p.positions, tangents: tan, ...(magic === 'ms10' ? { tangentSigns: new Int8Array(n).fill(127) } : {}) }],
     weightCounts, weightBones, weightValues,
     uv0: p.uvs[0] ?? new Float32Array(0), uv1: p.uvs[1] ?? new Float32Array(0), colors,
-    coordIndices: p.indices, triangleIndices: p.indices.slice(),
+    // One vertex list serves coordinates and triangle data: both index arrays are the same (read only).
+    coordIndices: p.indices, triangleIndices: p.indices,
   };
   if (magic === 'ms14') {
     s.param0 = 0;

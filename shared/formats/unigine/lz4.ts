@@ -92,5 +92,6 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
     }
   }
   emit(src.length, 0, 0);
-  return out.slice(0, op);
+  // A view, not a copy: the block is written out once and dropped.
+  return out.subarray(0, op);
 }

@@ -93,7 +93,11 @@ interface Part {
 }
 
 /** The surfaces' geometry: one part per (mesh, group), compacted to the vertices it uses, Z-up. */
-function parts(model: ImportModel, opts: WriterOptions, warnings: string[]): Part[] {
+/**
+ * The surfaces' geometry. With `consume`, each mesh's arrays are let go as soon as its parts are
+ * made (the model is the writer's to use up): a large import then never holds both copies.
+ */
+function parts(model: ImportModel, opts: WriterOptions, warnings: string[], consume = false): Part[] {
   const out: Part[] = [];
   const names: string[] = [];
   for (const m of model.meshes) {
@@ -133,6 +137,12 @@ function parts(model: ImportModel, opts: WriterOptions, warnings: string[]): Par
       }
       out.push(part);
       names.push(m.groups.length > 1 ? `${m.name}_${model.materials[grp.material]!.name}` : m.name);
+    }
+    if (consume) {
+      const none = new Float32Array(0);
+      Object.assign(m, { positions: none, normals: none, uvs: [], indices: new Uint32Array(0), groups: [] });
+      delete m.colors;
+      delete m.skin;
     }
   }
   uniqueNames(names).forEach((n, i) => (out[i]!.name = n));
@@ -250,7 +260,7 @@ export function modelToUnigineMesh(model: ImportModel, opts: WriterOptions = {})
   const warnings = [...model.warnings];
   const version = (opts.version ?? 'ms14') as MeshVersion;
   if (!MESH_VERSIONS.includes(version)) throw new ImportError(`--version for .mesh is one of ${MESH_VERSIONS.join(', ')}, not "${opts.version}"`, '');
-  const ps = parts(model, opts, warnings);
+  const ps = parts(model, opts, warnings, true);
   if (version === 'mr02') {
     if (model.joints.length) warnOnce(warnings, 'mr02 meshes hold no skeleton: joints and weights are left out');
     if (model.clips.length) warnOnce(warnings, 'mr02 meshes hold no animation: animations are left out');

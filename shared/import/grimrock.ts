@@ -6,8 +6,9 @@
  * Axes: Grimrock is left-handed; its `toScene` mirrors Z (positions, normals, matrices and
  * quaternions) and reverses the winding, so this writer does exactly the same in reverse.
  * What the format's page asks for is followed: float32 positions, normals and texcoords (up to 8
- * sets), byte bone indices and weights (4 per vertex). Vertex colours are left out: the page says
- * the game does not use them.
+ * sets), tangents and bitangents from UV set 0, and int32 bone indices with float32 weights (4 per
+ * vertex) as real files store them. Vertex colours are left out: the page says the game does not
+ * use them.
  */
 import type { GrimrockAnimation, GrimrockModel, GrimrockNode, MeshData, VertexArray } from '../formats/grimrock/schema.ts';
 import { ImportError } from './errors.ts';
@@ -64,26 +65,19 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
       if (skin) {
         // The entity's bone list is the joints this mesh uses; vertex bone indices point into it.
         // Every joint of the skin, as the source lists them, while byte indices can hold them all.
-        const all = model.joints.map((_, k) => k);
-        const used = all.length <= 255 ? all : [...new Set(Array.from(skin.joints.filter((_, k) => skin.weights[k]! > 0)))].sort((a, b) => a - b);
-        if (used.length > 255) throw new ImportError(`the mesh uses ${used.length} joints; byte bone indices hold 255`, m.path);
-        const local = new Map(used.map((j, k) => [j, k]));
+        // Every joint of the skin, as the source lists them. Real files (the game's own
+        // included) store int32 indices and float32 weights, not the bytes the format page
+        // suggests: those are what is written.
+        const used = model.joints.map((_, k) => k);
         const nv = positions.length / 3;
-        const bi = new Uint8Array(nv * 4), bw = new Uint8Array(nv * 4);
-        for (let v = 0; v < nv; v++) {
-          // Byte weights summing to exactly 255: round, then give the remainder to the largest.
-          let sum = 0;
-          for (let k = 0; k < 4; k++) {
-            const w = skin.weights[v * 4 + k]!;
-            bi[v * 4 + k] = w > 0 ? local.get(skin.joints[v * 4 + k]!)! : 0;
-            bw[v * 4 + k] = Math.round(w * 255);
-            sum += bw[v * 4 + k]!;
-          }
-          bw[v * 4] = Math.max(0, Math.min(255, bw[v * 4]! + 255 - sum));
+        const bi = new Int32Array(nv * 4), bw = new Float32Array(nv * 4);
+        for (let k = 0; k < nv * 4; k++) {
+          bw[k] = skin.weights[k]!;
+          bi[k] = skin.weights[k]! > 0 ? skin.joints[k]! : 0;
         }
         const md = node.mesh.meshData;
-        md.vertexArrays[13] = { dataType: 0, dim: 4, stride: 4, data: bi };
-        md.vertexArrays[14] = { dataType: 0, dim: 4, stride: 4, data: bw };
+        md.vertexArrays[13] = { dataType: 2, dim: 4, stride: 16, data: bi };
+        md.vertexArrays[14] = { dataType: 3, dim: 4, stride: 16, data: bw };
         node.mesh.bones = used.map((j) => ({ boneNodeIndex: model.joints[j]! + offset, invRestMatrix: sceneToMat4x3(invertSafe(model.jointWorld[j]!)) }));
         node.mesh.numBones = used.length;
         void jointIndex;
@@ -114,6 +108,37 @@ export function grimrockMeshData(mesh: ImportMesh, materialNames: string[], warn
   return meshData(mesh.name, mesh.positions, mesh.normals, mesh.uvs, mesh.indices, mesh.groups.map((g) => ({ ...g, material: materialNames[g.material]! })), warnings);
 }
 
+/**
+ * Per-vertex tangent (along +u) and bitangent (along +v) in the file's own space, accumulated
+ * over the triangles and made orthogonal to the normal (normal-mapped Grimrock models carry both).
+ */
+function tangentFrame(P: Float32Array, N: Float32Array, uv: Float32Array, idx: Uint32Array): { t: Float32Array; b: Float32Array } {
+  const t = new Float32Array(P.length), b = new Float32Array(P.length);
+  for (let i = 0; i + 2 < idx.length; i += 3) {
+    const a = idx[i]!, c1 = idx[i + 1]!, c2 = idx[i + 2]!;
+    const du1 = uv[c1 * 2]! - uv[a * 2]!, dv1 = uv[c1 * 2 + 1]! - uv[a * 2 + 1]!;
+    const du2 = uv[c2 * 2]! - uv[a * 2]!, dv2 = uv[c2 * 2 + 1]! - uv[a * 2 + 1]!;
+    const det = du1 * dv2 - du2 * dv1;
+    if (!det) continue;
+    const r = 1 / det;
+    for (let k = 0; k < 3; k++) {
+      const e1 = P[c1 * 3 + k]! - P[a * 3 + k]!, e2 = P[c2 * 3 + k]! - P[a * 3 + k]!;
+      const tk = (e1 * dv2 - e2 * dv1) * r, bk = (e2 * du1 - e1 * du2) * r;
+      for (const v of [a, c1, c2]) { t[v * 3 + k] = t[v * 3 + k]! + tk; b[v * 3 + k] = b[v * 3 + k]! + bk; }
+    }
+  }
+  const ortho = (a: Float32Array, o: number): void => {
+    const nx = N[o]!, ny = N[o + 1]!, nz = N[o + 2]!;
+    const d = a[o]! * nx + a[o + 1]! * ny + a[o + 2]! * nz;
+    let x = a[o]! - d * nx, y = a[o + 1]! - d * ny, z = a[o + 2]! - d * nz;
+    let l = Math.hypot(x, y, z);
+    if (!(l > 1e-12)) { [x, y, z] = Math.abs(nx) < 0.9 ? [0, nz, -ny] : [-nz, 0, nx]; l = Math.hypot(x, y, z) || 1; }
+    a[o] = x / l; a[o + 1] = y / l; a[o + 2] = z / l;
+  };
+  for (let o = 0; o < P.length; o += 3) { ortho(t, o); ortho(b, o); }
+  return { t, b };
+}
+
 function meshData(
   name: string, positions: Float32Array, normals: Float32Array, uvs: Float32Array[], indices: Uint32Array,
   groups: { start: number; count: number; material: string }[], warnings: string[],
@@ -132,6 +157,11 @@ function meshData(
   arrays[1] = floatArray(N, 3);
   if (uvs.length > 8) warnOnce(warnings, `mesh "${name}": ${uvs.length} UV sets; Grimrock holds 8, the rest are left out`);
   uvs.slice(0, 8).forEach((uv, k) => (arrays[5 + k] = floatArray(uv.slice(), 2)));
+  if (uvs[0] && n > 0) {
+    const { t, b } = tangentFrame(P, N, uvs[0], indices);
+    arrays[2] = floatArray(t, 3);
+    arrays[3] = floatArray(b, 3);
+  }
   // Mirroring one axis turns faces inside out: reverse the winding as the format's scene does.
   const idx = new Int32Array(indices.length);
   for (let i = 0; i + 2 < indices.length; i += 3) { idx[i] = indices[i]!; idx[i + 1] = indices[i + 2]!; idx[i + 2] = indices[i + 1]!; }

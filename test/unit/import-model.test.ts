@@ -161,3 +161,21 @@ it('names a format cannot spell are replaced with a warning, not a failed write'
   expect(formatById('grimrock-model').info(formatById('grimrock-model').decode(model.bytes), model.bytes.length).meshes[0]!.name).toBe('____');
   expect(model.warnings).toContain('node name "Меч剣" has characters latin1 cannot hold; written as "____"');
 });
+
+it('Grimrock: tangents follow +u and bitangents +v (in the file\'s mirrored space), orthogonal to the normal', async () => {
+  const bytes = await glb((doc, buf) => {
+    const mesh = quadMesh(doc, buf, 'tile', 4);
+    mesh.listPrimitives()[0]!.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(new Float32Array([0, 0, 1, 0, 1, 1, 0, 1])).setBuffer(buf));
+    doc.createScene().addChild(doc.createNode('tile').setMesh(mesh));
+  });
+  const r = await importGltf({ kind: 'glb', bytes }, 'grimrock-model');
+  const doc = formatById('grimrock-model').decode(r.bytes) as { nodes: { mesh?: { meshData: { vertexArrays: { dim: number; data: Float32Array }[] } } }[] };
+  const va = doc.nodes.find((n) => n.mesh)!.mesh!.meshData.vertexArrays;
+  expect(va[2]!.dim).toBe(3);
+  expect(va[3]!.dim).toBe(3);
+  // u runs along +x, v along +y in glTF; the file mirrors z only, so the same in the file.
+  for (let v = 0; v < 4; v++) {
+    expect(Array.from(va[2]!.data.subarray(v * 3, v * 3 + 3)).map((x) => Math.round(x * 1e6) / 1e6)).toEqual([1, 0, 0]);
+    expect(Array.from(va[3]!.data.subarray(v * 3, v * 3 + 3)).map((x) => Math.round(x * 1e6) / 1e6)).toEqual([0, 1, 0]);
+  }
+});

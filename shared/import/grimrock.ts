@@ -36,10 +36,9 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
   const offset = synthetic ? 1 : 0;
   const nodes: GrimrockNode[] = [];
   if (synthetic) nodes.push({ name: 'root', localToParent: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], parent: -1, type: -1 });
-  const jointIndex = new Map(model.joints.map((n, i) => [n, i]));
   if (model.clips.length) warnOnce(warnings, `${model.clips.length} animation(s) left out: a .model holds none (import each into a .animation with --anim)`);
   if (model.meshes.some((m) => m.colors)) warnOnce(warnings, 'vertex colours are left out (Legend of Grimrock does not use them)');
-  for (const [i, n] of model.nodes.entries()) {
+  for (const n of model.nodes) {
     const node: GrimrockNode = {
       name: n.name, localToParent: sceneToMat4x3(n.local), parent: n.parent >= 0 ? n.parent + offset : synthetic ? 0 : -1, type: -1,
     };
@@ -80,11 +79,14 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
         md.vertexArrays[14] = { dataType: 3, dim: 4, stride: 16, data: bw };
         node.mesh.bones = used.map((j) => ({ boneNodeIndex: model.joints[j]! + offset, invRestMatrix: sceneToMat4x3(invertSafe(model.jointWorld[j]!)) }));
         node.mesh.numBones = used.length;
-        void jointIndex;
       }
+      // The model is the writer's to use up: let the mesh's arrays go now that the document has
+      // its own (a large import then never holds both).
+      Object.assign(m, { positions: new Float32Array(0), normals: new Float32Array(0), uvs: [], indices: new Uint32Array(0), groups: [] });
+      delete m.skin;
+      delete m.colors;
     }
     nodes.push(node);
-    void i;
   }
   return { doc: { magic: 'MDL1', version: 2, numNodes: nodes.length, nodes }, warnings };
 }
@@ -156,7 +158,7 @@ function meshData(
   arrays[0] = floatArray(P, 3);
   arrays[1] = floatArray(N, 3);
   if (uvs.length > 8) warnOnce(warnings, `mesh "${name}": ${uvs.length} UV sets; Grimrock holds 8, the rest are left out`);
-  uvs.slice(0, 8).forEach((uv, k) => (arrays[5 + k] = floatArray(uv.slice(), 2)));
+  uvs.slice(0, 8).forEach((uv, k) => (arrays[5 + k] = floatArray(uv, 2)));
   if (uvs[0] && n > 0) {
     const { t, b } = tangentFrame(P, N, uvs[0], indices);
     arrays[2] = floatArray(t, 3);

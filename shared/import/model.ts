@@ -217,11 +217,12 @@ export function gltfToModel(doc: Document, opts: ModelOptions = {}): ImportModel
 
   // ---- meshes ----
   const meshList = root.listMeshes();
+  const adopted = new Set<ArrayLike<number>>();
   for (const [n, ni] of nodeIndex) {
     const mesh = n.getMesh();
     if (!mesh) continue;
     const node = model.nodes[ni]!;
-    const im = buildMesh(mesh, `meshes[${meshList.indexOf(mesh)}]`, node, ni, materialOf, opts, warn);
+    const im = buildMesh(mesh, `meshes[${meshList.indexOf(mesh)}]`, node, ni, materialOf, opts, warn, adopted);
     const skin = n.getSkin();
     if (skin && im.skin) poseSkinned(im, skin, model, nodeIndex, jointOfNode, root.listSkins().indexOf(skin));
     else if (im.skin) {
@@ -273,7 +274,7 @@ export function gltfToModel(doc: Document, opts: ModelOptions = {}): ImportModel
 
 function buildMesh(
   mesh: Mesh, meshPath: string, node: ImportNode, nodeIdx: number, materialOf: (m: Material | null) => number,
-  opts: ModelOptions, warn: (m: string) => void,
+  opts: ModelOptions, warn: (m: string) => void, adopted: Set<ArrayLike<number>>,
 ): ImportMesh {
   const prims = mesh.listPrimitives();
   const name = mesh.getName() || node.name;
@@ -336,11 +337,29 @@ function buildMesh(
   const pointTotal = parts.reduce((s, p) => s + (p.points?.length ?? 0), 0);
   const influences = jointSets * 4;
   chargeAllocation(total * (24 + uvSets * 8 + (hasColor ? 16 : 0) + influences * 6) + (triTotal + pointTotal) * 4, 'imported mesh', 0, `${node.path}/${meshPath}`);
-  const positions = new Float32Array(total * 3);
-  const normals = new Float32Array(total * 3);
-  const uvs = Array.from({ length: uvSets }, () => new Float32Array(total * 2));
+  // One primitive (the usual case): its arrays, which glTF Transform already copied out of the
+  // file, become the mesh's own instead of being copied again; `adopted` makes sure no array is
+  // taken by two meshes (a mesh placed twice, an accessor shared), since skinning poses in place.
+  // Only an accessor of this one primitive, of a mesh only this node places, may be taken over.
+  const soleUse = (a: Accessor | null | undefined): boolean => !!a && a.listParents().filter((x) => x.propertyType === 'Primitive').length === 1;
+  const meshOnce = mesh.listParents().filter((x) => x.propertyType === 'Node').length === 1;
+  const one = parts.length === 1 && meshOnce ? parts[0]! : undefined;
+  const take = (a: Float32Array | Uint32Array | undefined, length: number): typeof a => {
+    if (!a || a.length !== length || adopted.has(a)) return undefined;
+    adopted.add(a);
+    return a;
+  };
+  const attr = (name: string, dim: number): Float32Array | undefined => {
+    const a = one?.prim.getAttribute(name);
+    return a && soleUse(a) ? (take(floats(a, one!.path), total * dim) as Float32Array | undefined) : undefined;
+  };
+  const positions = attr('POSITION', 3) ?? new Float32Array(total * 3);
+  const normals = attr('NORMAL', 3) ?? new Float32Array(total * 3);
+  const uvs = Array.from({ length: uvSets }, (_, k) => attr(`TEXCOORD_${k}`, 2) ?? new Float32Array(total * 2));
   const colors = hasColor ? new Float32Array(total * 4).fill(1) : undefined;
-  const indices = new Uint32Array(triTotal);
+  // The triangle list is the index accessor's array only when it was used as is (uint32 triangles).
+  const idxAcc = one?.prim.getIndices();
+  const indices = (one?.tris && (one.tris !== idxAcc?.getArray() || soleUse(idxAcc)) ? (take(one.tris, triTotal) as Uint32Array | undefined) : undefined) ?? new Uint32Array(triTotal);
   const points = pointTotal ? new Uint32Array(pointTotal) : undefined;
   const skinJ = influences ? new Uint16Array(total * influences) : undefined;
   const skinW = influences ? new Float32Array(total * influences) : undefined;
@@ -348,13 +367,17 @@ function buildMesh(
   let base = 0, ti = 0, pi = 0, missingNormals = false;
   for (const part of parts) {
     const { prim, path, count } = part;
-    positions.set(floats(prim.getAttribute('POSITION')!, path).subarray(0, count * 3), base * 3);
+    const copy = (dst: Float32Array, a: Accessor, dim: number): void => {
+      const src = floats(a, path);
+      if (src !== dst) dst.set(src.subarray(0, count * dim), base * dim);
+    };
+    copy(positions, prim.getAttribute('POSITION')!, 3);
     const nAcc = prim.getAttribute('NORMAL');
-    if (nAcc) normals.set(floats(nAcc, path).subarray(0, count * 3), base * 3);
+    if (nAcc) copy(normals, nAcc, 3);
     else missingNormals = true;
     for (let k = 0; k < uvSets; k++) {
       const a = prim.getAttribute(`TEXCOORD_${k}`);
-      if (a) uvs[k]!.set(floats(a, path).subarray(0, count * 2), base * 2);
+      if (a) copy(uvs[k]!, a, 2);
       else warn(`${path}: has no TEXCOORD_${k} while another primitive of the mesh has; zeros used`);
     }
     const cAcc = prim.getAttribute('COLOR_0');
@@ -377,7 +400,8 @@ function buildMesh(
       }
     }
     const start = ti;
-    if (part.tris) for (let i = 0; i < part.tris.length; i++) indices[ti++] = part.tris[i]! + base;
+    if (part.tris === indices) ti = indices.length;
+    else if (part.tris) for (let i = 0; i < part.tris.length; i++) indices[ti++] = part.tris[i]! + base;
     if (part.points && points) for (let i = 0; i < part.points.length; i++) points[pi++] = part.points[i]! + base;
     if (ti > start) groups.push({ start, count: ti - start, material: materialOf(prim.getMaterial()) });
     if (missingNormals && nAcc === null) computeNormals(positions, normals, indices.subarray(start, ti), base, base + count);

@@ -179,3 +179,21 @@ it('Grimrock: tangents follow +u and bitangents +v (in the file\'s mirrored spac
     expect(Array.from(va[3]!.data.subarray(v * 3, v * 3 + 3)).map((x) => Math.round(x * 1e6) / 1e6)).toEqual([0, 1, 0]);
   }
 });
+
+it('a mesh placed by two nodes, and an accessor two meshes share, each come out where they are placed', async () => {
+  const bytes = await glb((doc, buf) => {
+    const s = doc.createScene();
+    const quad = quadMesh(doc, buf, 'quad', 4);
+    s.addChild(doc.createNode('first').setMesh(quad));
+    s.addChild(doc.createNode('second').setTranslation([5, 0, 0]).setMesh(quad));
+    // A second mesh reading the same POSITION accessor.
+    const prim = quad.listPrimitives()[0]!;
+    const twin = doc.createMesh('twin').addPrimitive(doc.createPrimitive().setAttribute('POSITION', prim.getAttribute('POSITION')!).setIndices(prim.getIndices()!));
+    s.addChild(doc.createNode('third').setTranslation([0, 5, 0]).setMesh(twin));
+  });
+  const r = await importGltf({ kind: 'glb', bytes }, 'unigine-mesh', { version: 'ms11' });
+  const scene = formatById('unigine-mesh').toScene(formatById('unigine-mesh').decode(r.bytes));
+  const min = (k: number, axis: number): number => Math.min(...Array.from(scene.meshes[k]!.positions.filter((_, i) => i % 3 === axis)));
+  expect([min(0, 0), min(1, 0), min(2, 0)].map((x) => Math.round(x * 1e5) / 1e5)).toEqual([0, 5, 0]);
+  expect([min(0, 1), min(1, 1), min(2, 1)].map((x) => Math.round(x * 1e5) / 1e5)).toEqual([0, 0, 5]);
+});

@@ -89,7 +89,9 @@ function base64Length(uri: string): number {
 function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number | undefined): void {
   const asset = json.asset?.version;
   if (typeof asset !== 'string' || !asset.startsWith('2.')) throw new ImportError(`asset.version is ${JSON.stringify(asset)}; only glTF 2.x is read`, 'asset');
-  const required = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
+  // KHR_mesh_quantization only allows integer attribute types, which the model reads (normalised
+  // or not); anything else required (Draco, meshopt...) needs a decoder LodSmith does not have.
+  const required = (Array.isArray(json.extensionsRequired) ? json.extensionsRequired : []).filter((x) => x !== 'KHR_mesh_quantization');
   if (required.length) throw new ImportError(`the file requires extension(s) ${required.join(', ')}, which LodSmith does not read`, 'extensionsRequired');
   const bufLen: number[] = [];
   (json.buffers ?? []).forEach((b, i) => {
@@ -167,6 +169,10 @@ export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings:
     externalImagesAsPaths(json, resources);
     jsonDoc = { json: json as JSONDocument['json'], resources: resources as JSONDocument['resources'] };
   }
+  // Core glTF Transform reads quantized (integer) attributes as they are; it only refuses the
+  // extension's name, which carries no data of its own.
+  const j = jsonDoc.json as { extensionsRequired?: string[]; extensionsUsed?: string[] };
+  for (const k of ['extensionsRequired', 'extensionsUsed'] as const) if (Array.isArray(j[k])) j[k] = j[k].filter((x) => x !== 'KHR_mesh_quantization');
   try {
     return await io.readJSON(jsonDoc);
   } catch (e) {

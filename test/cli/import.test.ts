@@ -206,3 +206,33 @@ describe('lodsmith import', () => {
     expect(r.err).toBe('lodsmith: t.obj: the output must end in .lod, .p3d, .model, .animation, .mesh, .anim\n');
   });
 });
+
+describe('lodsmith import: required extensions', () => {
+  it('reads KHR_mesh_quantization (integer positions) and refuses Draco with one line', async () => {
+    // Positions as normalised signed shorts: (0,0,0), (1,0,0), (0,1,0) scaled to 32767.
+    const q = triangle({
+      json: (j) => {
+        const pos = new Int16Array([0, 0, 0, 0, 32767, 0, 0, 0, 0, 32767, 0, 0]);
+        const data = Buffer.from(j.buffers[0].uri.split(',')[1], 'base64');
+        const bin = Buffer.concat([Buffer.from(pos.buffer), data.subarray(36)]);
+        j.buffers[0] = { byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` };
+        j.bufferViews[0] = { buffer: 0, byteOffset: 0, byteLength: 24, byteStride: 8 };
+        j.bufferViews[1].byteOffset = 24;
+        j.accessors[0] = { bufferView: 0, componentType: 5122, normalized: true, count: 3, type: 'VEC3', min: [0, 0, 0], max: [32767, 32767, 0] };
+        j.extensionsUsed = ['KHR_mesh_quantization'];
+        j.extensionsRequired = ['KHR_mesh_quantization'];
+      },
+    });
+    const ok = await cli(['import', write('quant.gltf', q), 'quant.lod', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out).meshes[0].triangles).toBe(1);
+    // Normalised shorts come back as 0..1 floats.
+    const out = new Uint8Array(readFileSync(join(tmp, 'quant.lod')));
+    const codec = detectFormat(out, 'quant.lod')!;
+    expect(Math.max(...Array.from(codec.toScene(codec.decode(out)).meshes[0]!.positions))).toBeCloseTo(1, 6);
+    const draco = triangle({ json: (j) => { j.extensionsUsed = ['KHR_draco_mesh_compression']; j.extensionsRequired = ['KHR_draco_mesh_compression']; } });
+    const r = await cli(['import', write('draco.gltf', draco), 'draco.lod']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('lodsmith: draco.gltf: the file requires extension(s) KHR_draco_mesh_compression, which LodSmith does not read (glTF extensionsRequired)\n');
+  });
+});

@@ -85,6 +85,33 @@ export function lodkaMesh(m: ImportMesh, matNames: string[], name: string, warni
   };
 }
 
+/**
+ * Weight records for `msh` from a skin (strongest first, every non-zero influence kept);
+ * `bone` maps a skin joint to the SKL1 bone index, `nb` is the SKL1 bone count (record width).
+ */
+export function setLodkaWeights(msh: Msh1Chunk, sk: NonNullable<ImportMesh['skin']>, nb: number, bone: (joint: number) => number): void {
+  const n = msh.meshPointsPos.length / 3;
+  const next = weightNextBit(nb);
+  const ids: number[] = [], ws: number[] = [];
+  let per = 1;
+  for (let v = 0; v < n; v++) {
+    const o = v * sk.influences;
+    let k = 0;
+    for (let j = 0; j < sk.influences; j++) if (sk.weights[o + j]! > 0) k++;
+    k = Math.max(1, k);
+    per = Math.max(per, k);
+    for (let j = 0; j < k; j++) {
+      ids.push(bone(sk.joints[o + j]!) | (j === k - 1 ? next : 0));
+      ws.push(sk.weights[o + j]!);
+    }
+  }
+  msh.isSkeletonExists = 1;
+  msh.pntBnWeightType = 1;
+  msh.bonesPerVertix = per;
+  msh.weightBoneIds = Uint16Array.from(ids);
+  msh.weights = Float32Array.from(ws);
+}
+
 export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { doc: LodDocument; warnings: string[] } {
   requireMeshes(model);
   const warnings = [...model.warnings];
@@ -96,30 +123,8 @@ export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { do
   const meshNames = uniqueNames(model.meshes.map((m) => m.name));
   const meshes: Msh1Chunk[] = model.meshes.map((m, mi) => {
     const g = worldGeometry(model, m);
-    const n = m.positions.length / 3;
     const msh = lodkaMesh({ ...m, positions: g.positions, normals: g.normals }, matNames, meshNames[mi]!, warnings, g.flip);
-    if (m.skin && nb > 0) {
-      const sk = m.skin;
-      const next = weightNextBit(nb);
-      const ids: number[] = [], ws: number[] = [];
-      let per = 1;
-      for (let v = 0; v < n; v++) {
-        const o = v * sk.influences;
-        let k = 0;
-        for (let j = 0; j < sk.influences; j++) if (sk.weights[o + j]! > 0) k++;
-        k = Math.max(1, k);
-        per = Math.max(per, k);
-        for (let j = 0; j < k; j++) {
-          ids.push(sk.joints[o + j]! | (j === k - 1 ? next : 0));
-          ws.push(sk.weights[o + j]!);
-        }
-      }
-      msh.isSkeletonExists = 1;
-      msh.pntBnWeightType = 1;
-      msh.bonesPerVertix = per;
-      msh.weightBoneIds = Uint16Array.from(ids);
-      msh.weights = Float32Array.from(ws);
-    }
+    if (m.skin && nb > 0) setLodkaWeights(msh, m.skin, nb, (j) => j);
     return msh;
   });
 

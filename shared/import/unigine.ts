@@ -240,9 +240,11 @@ function meshClip(name: string, nb: number, c: ReturnType<typeof clipTRS>): Unig
   return { name, bones: Int16Array.from({ length: nb }, (_, i) => i), flag: 0x7f, numFrames: c.frames, frameFlags, translations: c.t, rotations: quantRot(c.r), scales: c.s };
 }
 
-/** A surface of `magic`'s layout from one world-space mesh (glTF axes), named `name`; no skin. */
-export function unigineSurfaceOf(m: ImportMesh, magic: 'ms10' | 'ms11' | 'ms14' | 'mr02', name: string): UnigineSurface | Mr02Surface {
+/** A surface of `magic`'s layout from one world-space mesh (glTF axes), named `name`; weights with `withSkin`. */
+export function unigineSurfaceOf(m: ImportMesh, magic: 'ms10' | 'ms11' | 'ms14' | 'mr02', name: string, withSkin = false): UnigineSurface | Mr02Surface {
   const part: Part = { name, positions: toZUp(m.positions), normals: toZUp(m.normals), uvs: m.uvs.slice(0, 2), indices: m.indices, ...(m.colors ? { colors: m.colors } : {}) };
+  // 4 influences per vertex, joints already the document's bone indices.
+  if (withSkin && m.skin && m.skin.influences === 4) part.skin = { joints: m.skin.joints, weights: m.skin.weights };
   if (magic !== 'mr02') return surface(part, magic);
   const n = m.indices.length;
   const pos = new Float32Array(n * 3), nor = new Float32Array(n * 3), uv = new Float32Array(n * 2);

@@ -13,6 +13,7 @@ import '../../shared/formats/index.ts';
 import { formatById, type FormatId } from '../../shared/formats/registry.ts';
 import { importGltf } from '../../shared/import/index.ts';
 import { getAt, type NodePath } from '../../shared/model/path.ts';
+import { corpusDir, hasCorpus, readBytes } from '../helpers/corpus.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lodsmith-import-editor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,4 +116,33 @@ describe('New from glTF', () => {
     const svc = new DocumentService({ configDir: join(dir, 'config') });
     await expect(svc.newFromGltf(await polygons([{ name: 'a', sides: 3, x: 0 }]), 'a.glb', join(dir, 'x.obj'))).rejects.toThrow(/Choose a file name ending in \.lod/);
   });
+});
+
+describe.skipIf(!hasCorpus)('Replace mesh from glTF keeps skinning by bone name', () => {
+  const skinned = join(corpusDir, 'gltf', 'dmurdoch__rgl2gltf__RiggedSimple.glb');
+  for (const [format, ext, target] of [
+    ['lodka-lod', '.lod', ['chunks', 0, 'children', 3, 'children', 0]],
+    ['unigine-mesh', '.mesh', ['surfaces', 0]],
+  ] as const) {
+    it(`${format}: weights map to the document's bones of the same names`, async () => {
+      const glb = readBytes(skinned);
+      const made = await importGltf({ kind: 'glb', bytes: glb }, format, format === 'unigine-mesh' ? { version: 'ms11' } : {});
+      const file = join(dir, `skinned${ext}`);
+      writeFileSync(file, made.bytes);
+      const svc = new DocumentService({ configDir: join(dir, 'config') });
+      const { id } = await svc.open(file);
+      const before = svc.scene(id).meshes[0]!.skin!;
+      const r = await svc.replaceFromGltf(id, [...target], glb, 'RiggedSimple.glb');
+      expect(r.warnings.join('\n')).not.toMatch(/skin is left out/);
+      const after = svc.scene(id).meshes[0]!.skin!;
+      expect(Array.from(after.joints)).toEqual(Array.from(before.joints));
+      for (let i = 0; i < before.weights.length; i++) expect(after.weights[i]).toBeCloseTo(before.weights[i]!, 4);
+      // Joints the document does not have: the mesh comes without weights, and says so.
+      const renamed = await new WebIO().readBinary(glb);
+      for (const j of renamed.getRoot().listSkins()[0]!.listJoints()) j.setName(`other ${j.getName()}`);
+      const r2 = await svc.replaceFromGltf(id, [...target], await new WebIO().writeBinary(renamed), 'renamed.glb');
+      expect(r2.warnings.join('\n')).toMatch(/the skin is left out: joint\(s\) "other .*" are not bones of the document/);
+      expect(svc.scene(id).meshes[0]!.skin).toBeUndefined();
+    });
+  }
 });

@@ -10,6 +10,7 @@ import { runCli } from '../../main/cli/program.ts';
 import '../../shared/formats/index.ts';
 import { detectFormat } from '../../shared/formats/registry.ts';
 import { memoryIO } from './helpers/memory-io.ts';
+import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -234,5 +235,18 @@ describe('lodsmith import: required extensions', () => {
     const r = await cli(['import', write('draco.gltf', draco), 'draco.lod']);
     expect(r.code).toBe(2);
     expect(r.err).toBe('lodsmith: draco.gltf: the file requires extension(s) KHR_draco_mesh_compression, which LodSmith does not read (glTF extensionsRequired)\n');
+  });
+});
+
+describe.skipIf(!hasCorpus)('lodsmith import then roundtrip --strict', () => {
+  it('every format written from a skinned, animated GLB round-trips byte for byte from its fields', async () => {
+    const src = join(corpusDir, 'gltf', 'dmurdoch__rgl2gltf__RiggedSimple.glb');
+    const outs = ['r.lod', 'r.p3d', 'r.model', 'r.animation', 'r.mesh', 'r.anim'];
+    for (const o of outs) expect((await cli(['import', src, o, '-q'])).code, o).toBe(0);
+    const r = await cli(['roundtrip', '--strict', '--json', ...outs]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { strict: boolean; files: { file: string; result: string }[] };
+    expect(report.strict).toBe(true);
+    expect(report.files.map((x) => [x.file, x.result])).toEqual(outs.map((o) => [o, 'ok']));
   });
 });

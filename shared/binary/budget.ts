@@ -39,7 +39,7 @@ export class BudgetError extends DecodeError {
     super(
       `${what} would allocate ${formatBytes(requested)}, past the decoding memory budget of ` +
         `${formatBytes(limit)} (${formatBytes(used)} already used; raise it with --max-memory ` +
-        `or the editor's memory setting)`,
+        `or the editor's Memory limit setting)`,
       offset,
       path,
     );
@@ -52,7 +52,6 @@ export class BudgetError extends DecodeError {
 export class MemoryBudget {
   used = 0;
   readonly limit: number;
-  // No parameter property: Node runs these sources with type stripping only.
   constructor(limit: number) {
     this.limit = limit;
     if (!(limit > 0)) throw new RangeError(`memory budget must be positive, got ${limit}`);

@@ -86,7 +86,12 @@ export interface InvokeMap {
   'doc:undo': { req: { id: DocId }; res: DocSnapshot };
   'doc:redo': { req: { id: DocId }; res: DocSnapshot };
   'doc:save': { req: { id: DocId; options?: SaveOptions }; res: DocSnapshot };
-  'doc:saveAs': { req: { id: DocId; path: string }; res: DocSnapshot };
+  /**
+   * Writes the document to `path` (its format's extension only; never a dot name or a link).
+   * An existing file is replaced only with `overwrite: true` (the UI asks first); otherwise the
+   * answer is a 'conflict' error and nothing is written.
+   */
+  'doc:saveAs': { req: { id: DocId; path: string; overwrite?: boolean }; res: DocSnapshot };
   'doc:revert': { req: { id: DocId }; res: DocSnapshot };
   /** Raw bytes of a node (chunk export). */
   'doc:exportNode': { req: { id: DocId; path: NodePath }; res: Uint8Array };
@@ -103,8 +108,8 @@ export interface InvokeMap {
   'doc:newFromGltf': { req: { bytes: Uint8Array; name: string; path: string; version?: string; anim?: string }; res: { doc: DocSnapshot; warnings: string[] } };
   /** "Replace mesh from glTF": the mesh, LOD or surface at `path` takes the glTF's geometry (one undoable edit). */
   'doc:replaceFromGltf': { req: { id: DocId; path: NodePath; bytes: Uint8Array; name: string }; res: { doc: DocSnapshot; warnings: string[] } };
-  /** Exports the document (or one LOD) as glTF binary. */
-  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis }; res: void };
+  /** Exports the document (or one LOD) as glTF (`.glb` or `.gltf`); `overwrite` as for doc:saveAs. */
+  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
 }
 
 /** Main -> renderer events. */

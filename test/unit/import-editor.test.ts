@@ -112,6 +112,12 @@ describe('New from glTF', () => {
     expect(reopened.format).toBe('grimrock-model');
   });
 
+  it('never replaces an existing file (the Save As write policy)', async () => {
+    const svc = new DocumentService({ configDir: join(dir, 'config') });
+    writeFileSync(join(dir, 'taken.lod'), 'keep');
+    await expect(svc.newFromGltf(await polygons([{ name: 'a', sides: 3, x: 0 }]), 'a.glb', join(dir, 'taken.lod'))).rejects.toThrow(/already exists/);
+  });
+
   it('refuses a target whose extension is no format', async () => {
     const svc = new DocumentService({ configDir: join(dir, 'config') });
     await expect(svc.newFromGltf(await polygons([{ name: 'a', sides: 3, x: 0 }]), 'a.glb', join(dir, 'x.obj'))).rejects.toThrow(/Choose a file name ending in \.lod/);

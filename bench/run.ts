@@ -18,6 +18,9 @@ import { benchCompression } from './lib/compression.ts';
 import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
+import { benchProcesses } from './lib/process.ts';
+import { benchCommandMemory } from './lib/command-memory.ts';
+import { benchPeers } from './lib/peers.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
@@ -28,7 +31,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,import,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,import,process,command-memory,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'import', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'import', 'process', 'command-memory', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
     const size = args.quick ? 8 << 20 : 64 << 20;
     const lzssSize = args.quick ? 4 << 20 : 16 << 20;
     rows.push(...(await benchCompression(size, lzssSize, plan, log)));
+    rows.push(...(await benchPeers(args.quick, log)));
   }
 
   for (const id of FORMAT_IDS) {
@@ -122,6 +126,8 @@ async function main(): Promise<void> {
   }
 
   if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
+  if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
+  if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

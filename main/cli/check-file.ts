@@ -1,7 +1,6 @@
 /** One file of `lodsmith check`: detect, decode, round-trip, time it. Runs inside a worker. */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import '../../shared/formats/index.ts';
 import { isDecodeError } from '../../shared/errors.ts';
 import { codecFor, MAX_INPUT_BYTES } from './load.ts';
 import { describeError } from './fail.ts';
@@ -29,7 +28,7 @@ export interface CheckJob {
   strict: boolean;
 }
 
-export function checkFile(job: CheckJob): CheckResult {
+export async function checkFile(job: CheckJob): Promise<CheckResult> {
   const t0 = performance.now();
   let bytes = 0;
   let format: string | undefined;
@@ -39,7 +38,7 @@ export function checkFile(job: CheckJob): CheckResult {
     if (b.length > MAX_INPUT_BYTES) throw new Error('file too large');
     const data = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     bytes = data.length;
-    const codec = codecFor(data, job.file);
+    const codec = await codecFor(data, job.file);
     format = codec.id;
     const doc = codec.decode(data, { fileName: basename(job.file) }) as object;
     version = codec.info(doc, data.length).version;

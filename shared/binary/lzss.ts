@@ -51,7 +51,7 @@ export function lzssChecksums(data: Uint8Array): { unsigned: number; signed: num
  * checks the checksum. Never reads outside `src`, never writes more than `expectedSize` bytes,
  * and throws {@link DecodeError} (with the absolute offset) for truncated or corrupt input.
  */
-export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}): LzssResult {
+export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, into?: Uint8Array): LzssResult {
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZSS expected size ${expectedSize} is invalid`, offset, '');
   }
@@ -68,8 +68,9 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
       '',
     );
   }
-  const out = new Uint8Array(expectedSize);
-  const dv = new DataView(out.buffer);
+  if (into && into.length !== expectedSize) throw new RangeError(`LZSS output buffer holds ${into.length} bytes, not ${expectedSize}`);
+  const out = into ?? new Uint8Array(expectedSize);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const end = src.length;
   let ip = offset;
   let op = 0;

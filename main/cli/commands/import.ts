@@ -1,8 +1,8 @@
 /** `lodsmith import IN.gltf|IN.glb OUT`: a glTF model into any format LodSmith writes. */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
-import '../../../shared/formats/index.ts';
-import { formatById } from '../../../shared/formats/registry.ts';
+import { FORMAT_CATALOG } from '../../../shared/formats/catalog.ts';
+import { registerFormat } from '../../../shared/formats/registry.ts';
 import { externalUris, IMPORT_TARGETS, importGltf, type GltfInput } from '../../../shared/import/index.ts';
 import { atomicWriteFile } from '../../documents/atomic-save.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
@@ -54,6 +54,9 @@ export async function runImport(input: string, output: string, opts: ImportOptio
   if (!format) {
     throw new FileError(output, new CliFailure(`the output must end in ${Object.keys(IMPORT_TARGETS).join(', ')}`));
   }
+  // Only the codec of the format written is loaded (as other commands load only the one they read).
+  const codec = await FORMAT_CATALOG.find((e) => e.id === format)!.load();
+  registerFormat(codec);
   let result;
   try {
     const gltf = await readGltfInput(input, io.cwd);
@@ -66,7 +69,6 @@ export async function runImport(input: string, output: string, opts: ImportOptio
   } catch (e) {
     throw new FileError(output, new CliFailure((e as Error).message));
   }
-  const codec = formatById(format);
   const info = codec.info(codec.decode(result.bytes, { fileName: basename(output) }), result.bytes.length);
   if (opts.json) {
     const out = {

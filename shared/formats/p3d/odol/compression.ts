@@ -18,9 +18,12 @@ export interface Inflated {
   consumed: number;
 }
 
-/** Expands one stream that starts at `offset`; throws DecodeError on a corrupt or truncated one. */
-export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number): Inflated {
-  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize) : lzssDecompress(src, offset, expectedSize);
+/**
+ * Expands one stream that starts at `offset`; throws DecodeError on a corrupt or truncated one.
+ * `out` (exactly `expectedSize` bytes) is where the bytes go; without it they get a new buffer.
+ */
+export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number, out?: Uint8Array): Inflated {
+  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize, out) : lzssDecompress(src, offset, expectedSize, {}, out);
 }
 
 /** Compresses `data` so that {@link inflate} gives it back. */

@@ -15,6 +15,7 @@ import { formatById, type FormatCodec, type FormatId } from '../shared/formats/i
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
 import { benchCompression } from './lib/compression.ts';
+import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchProcesses } from './lib/process.ts';
@@ -31,7 +32,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,process,command-memory,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'process', 'command-memory', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'command-memory', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
     rows.push(...benchTextures(plan, args.quick, log));
     rows.push(...(await benchTexturedFirstFrame(args.quick, log)));
   }
+  if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
   if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
 

@@ -15,12 +15,14 @@ import { formatById, type FormatCodec, type FormatId } from '../shared/formats/i
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
 import { benchCompression } from './lib/compression.ts';
+import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
 import { benchPeers } from './lib/peers.ts';
 import { renderTable, type Row } from './lib/report.ts';
+import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
 interface Args {
@@ -30,7 +32,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,process,command-memory,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'process', 'command-memory', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'command-memory', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -124,6 +126,11 @@ async function main(): Promise<void> {
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
   }
 
+  if (wants('textures')) {
+    rows.push(...benchTextures(plan, args.quick, log));
+    rows.push(...(await benchTexturedFirstFrame(args.quick, log)));
+  }
+  if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
   if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
 

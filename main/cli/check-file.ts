@@ -2,8 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
-import { codecFor, MAX_INPUT_BYTES } from './load.ts';
-import { describeError } from './fail.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } from '../../shared/formats/texture/index.ts';
+import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
+import { describeError, where } from './fail.ts';
 import { describeDiff, roundTrip } from './verify.ts';
 
 export interface CheckResult {
@@ -38,6 +40,7 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     if (b.length > MAX_INPUT_BYTES) throw new Error('file too large');
     const data = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     bytes = data.length;
+    if (!recognisesModel(data) && probeTexture(data, basename(job.file))) return checkTexture(job, data, t0);
     const codec = await codecFor(data, job.file);
     format = codec.id;
     const doc = codec.decode(data, { fileName: basename(job.file) }) as object;
@@ -54,4 +57,27 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     }
     return r;
   }
+}
+
+/**
+ * A texture: decoded, every mip decoded to pixels (validateTexture does that), then written back
+ * and compared byte for byte.
+ */
+function checkTexture(job: CheckJob, data: Uint8Array, t0: number): CheckResult {
+  const base = { file: job.file, format: `texture-${probeTexture(data, basename(job.file))}`, bytes: data.length };
+  return withBudget(MemoryBudget.forInput(data.length), () => {
+    const doc = decodeTexture(data, basename(job.file));
+    const version = textureInfo(doc, data.length).type;
+    const problem = validateTexture(doc).find((p) => p.severity === 'error');
+    if (problem) {
+      return { ...base, version, result: 'error' as const, detail: `${problem.message} ${where(problem.offset ?? 0, problem.where)}`, ...(problem.offset !== undefined ? { offset: problem.offset } : {}), path: problem.where, ms: performance.now() - t0 };
+    }
+    const out = encodeTexture(doc);
+    let at = -1;
+    const n = Math.min(out.length, data.length);
+    for (let i = 0; i < n; i++) if (out[i] !== data[i]) { at = i; break; }
+    if (at < 0 && out.length !== data.length) at = n;
+    if (at < 0) return { ...base, version, result: 'ok' as const, ms: performance.now() - t0 };
+    return { ...base, version, result: 'differs' as const, detail: `re-saved texture differs at byte ${at}`, offset: at, path: '', ms: performance.now() - t0 };
+  });
 }

@@ -55,6 +55,17 @@ export function positiveInt(v: string): number {
   return n;
 }
 
+export function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new OptionValueError('expected a whole number of at least 0');
+  return n;
+}
+
+export function paaFormat(v: string): 'dxt1' | 'dxt5' | 'argb8888' {
+  if (v === 'dxt1' || v === 'dxt5' || v === 'argb8888') return v;
+  throw new OptionValueError('expected dxt1, dxt5 or argb8888');
+}
+
 export function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
   if (v === 'y' || v === 'z' || v === 'auto') return v;
   throw new OptionValueError('expected y, z or auto');
@@ -72,8 +83,8 @@ const list = (a: string | string[] | undefined): string[] => (Array.isArray(a) ?
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'info',
-    description: 'summarise a model file: format, version, meshes, materials, bones, animations',
-    args: [{ name: '<file>', description: 'model file' }],
+    description: 'summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)',
+    args: [{ name: '<file>', description: 'model or texture file' }],
     options: [{ flags: '--json', description: 'print one JSON object instead of text' }],
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/info.ts')).runInfo(str(file), opts, io)),
   },
@@ -115,14 +126,37 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--lod <name>', description: 'which LOD to export (P3D resolution name such as 1.000 or Geometry)' },
       { flags: '--anim <files...>', description: 'standalone animation files (.animation, .anim) to bind to the model by bone name' },
       { flags: '--up <axis>', description: "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", parse: upAxisChoice, default: 'auto' },
+      { flags: '--textures <dirs...>', description: 'look textures up under these folders too (repeatable: a P-drive, an unpacked mod) and embed them as PNG' },
       { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
     ],
-    help: '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).',
+    help: "\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).\nWith --textures, each texture is searched under the given folders, then the model's folder and its parents\n(case-insensitive, \\ or /, a P:\\ drive dropped), then by file name beside the model; one not found is a warning.",
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/convert.ts')).runConvert(str(input), str(output), opts, io)),
   },
   {
+    name: 'import',
+    description: 'import a glTF 2.0 model (.gltf or .glb) into a format LodSmith writes',
+    args: [
+      { name: '<input>', description: 'glTF file: .gltf (with its buffer files beside it) or .glb' },
+      { name: '<output>', description: 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh or .anim' },
+    ],
+    options: [
+      // `--version` after `import` is renamed to this before parsing (program.ts): the program's own
+      // --version (print the LodSmith version) would take it otherwise.
+      { flags: '--format-version <v>', description: 'also --version: .mesh ms14 (default), ms11, ms10 or mr02; .animation 1 (default) or 2' },
+      { flags: '--anim <name>', description: 'the glTF animation to import, by name or index (default: the first)' },
+      { flags: '--limit-influences', description: 'keep the strongest joint influences when a vertex has more than the format holds' },
+      { flags: '--json', description: 'print the result (format, counts, warnings) as one JSON object' },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nThe output extension picks the format; axes are converted so that `convert` gives back the same geometry.\nWarnings name what was left out or approximated. docs/import.md lists what each format keeps\nand the P3D LOD naming convention. The output is written atomically.',
+    run: ([input, output], opts, io) => {
+      const { formatVersion, ...rest } = opts as { formatVersion?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean };
+      return aboutFile(str(input), async () => (await import('./commands/import.ts')).runImport(str(input), str(output), { ...rest, version: formatVersion }, io));
+    },
+  },
+  {
     name: 'check',
-    description: 'decode and round-trip every supported model file under a folder, in parallel',
+    description: 'decode and round-trip every supported model and texture file under a folder, in parallel',
     args: [{ name: '<dir>', description: 'folder to search (recursively)' }],
     options: [
       { flags: '-j, --jobs <n>', description: 'most worker threads to use (default: number of CPUs)', parse: positiveInt },
@@ -132,5 +166,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.',
     run: ([dir], opts, io) => aboutFile(str(dir), async () => (await import('./commands/check.ts')).runCheck(str(dir), opts, io)),
+  },
+  {
+    name: 'texture',
+    description: 'convert a texture: PAA/PAC, DDS, TGA (or PNG, JPEG, BMP) to PNG, or a picture to a new PAA',
+    args: [
+      { name: '<input>', description: 'texture or picture file' },
+      { name: '<output>', description: 'output file ending in .png, or .paa/.pac for a new Arma texture' },
+    ],
+    options: [
+      { flags: '--mip <n>', description: 'which mip level to write to a PNG (0 = the largest)', parse: nonNegativeInt },
+      { flags: '--format <type>', description: 'pixel type of a new PAA: dxt1, dxt5 or argb8888 (default: DXT1 when opaque, DXT5 with alpha)', parse: paaFormat },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nA PNG holds the level as stored: swizzled _nohq/_smdi maps are not un-swizzled.\nA new PAA gets the full mip chain and the AVGC, MAXC, FLAG and OFFS tags the game reads.',
+    run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
   },
 ];

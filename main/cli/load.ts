@@ -57,6 +57,11 @@ function safeProbe(e: FormatEntry, bytes: Uint8Array): boolean {
   }
 }
 
+/** True when some model format's signature matches these bytes (no codec is loaded). */
+export function recognisesModel(bytes: Uint8Array): boolean {
+  return formatEntries().some((e) => safeProbe(e, bytes));
+}
+
 /** Every extension some format reads. */
 export function knownExtensions(): Set<string> {
   return new Set(formatEntries().flatMap((e) => e.extensions));

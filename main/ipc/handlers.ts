@@ -39,6 +39,9 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:create': (r) => svc.create(r.id, r.parent, r.kind),
     'doc:undo': (r) => svc.undo(r.id),
     'doc:redo': (r) => svc.redo(r.id),
+    'doc:goto': (r) => svc.goto(r.id, r.at),
+    'doc:openBytes': (r) => svc.openBytes(r.name, r.bytes),
+    'doc:find': (r) => svc.find(r.id, r.query),
     'doc:save': (r) => svc.save(r.id, r.options),
     'doc:saveAs': (r) => svc.saveAs(r.id, r.path, r.overwrite === true),
     'doc:revert': (r) => svc.revert(r.id),
@@ -50,6 +53,10 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:attachAnimation': (r) => svc.attachAnimation(r.id, r.path),
     'doc:detachAnimation': (r) => svc.detachAnimation(r.id, r.index),
     'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
+    'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
+    'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
+    'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
+    'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };
 }
 

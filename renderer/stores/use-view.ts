@@ -6,7 +6,7 @@ import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import type { Highlight } from '../../shared/model/editor-query.ts';
 
 export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights' | 'selections';
-export type BottomTab = 'problems' | 'hex';
+export type BottomTab = 'problems' | 'hex' | 'history';
 
 export const useView = defineStore('view', () => {
   const wireframe = ref(false);
@@ -21,6 +21,8 @@ export const useView = defineStore('view', () => {
   /** Screenshots: draw the helpers (grid, colliders, bones, markers, selection) too, and the size of the longer side. */
   const shotHelpers = ref(false);
   const shotSize = ref(512);
+  /** How surfaces are coloured: their textures (over the material colour), the material colour only, or one plain grey. */
+  const shading = ref<'textured' | 'colour' | 'solid'>('textured');
   /** Mesh indices hidden by the user, per document. */
   const hiddenMeshes = reactive(new Map<string, Set<number>>());
   /** P3D: resolution name of the LOD shown, per document. */
@@ -42,7 +44,8 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | 'attach' | null>(null);
-  const treeFilter = ref('');
+  /** "New from glTF" dialog: open, with the file dropped on the window if any. */
+  const gltfDialog = ref<{ file: File | null } | null>(null);
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);
   /** The scene last drawn for the active document, and the revision it was built from. */
@@ -79,8 +82,8 @@ export const useView = defineStore('view', () => {
   }
 
   return {
-    wireframe, normals, bounds, grid, skeleton, colliders, proxies, placeholders, shotHelpers, shotSize, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    highlight, rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    wireframe, normals, bounds, grid, skeleton, colliders, proxies, placeholders, shotHelpers, shotSize, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
+    highlight, rightTab, bottomTab, dialog, gltfDialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
+import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/index.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
@@ -43,7 +44,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   const root = resolve(io.cwd, dir);
   const st = await stat(root);
   if (!st.isDirectory()) throw new CliFailure('is not a directory (check takes a folder; use roundtrip for single files)');
-  const exts = knownExtensions();
+  const exts = new Set<string>([...knownExtensions(), ...GAME_TEXTURE_EXTENSIONS]);
   const all = await walk(root);
   const jobs: CheckJob[] = [];
   let skipped = 0;

@@ -7,6 +7,7 @@ import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.t
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
+import { attachSceneTextures } from '../../documents/scene-textures.ts';
 import { humanBytes, plural } from '../text.ts';
 
 export interface ConvertOptions {
@@ -16,6 +17,11 @@ export interface ConvertOptions {
   up?: 'y' | 'z' | 'auto';
   /** Print nothing but errors. */
   quiet?: boolean;
+  /**
+   * Texture roots (`--textures DIR`, repeatable). When given, every texture the model names is
+   * looked up (these, then the model's folder and its parents) and embedded as PNG.
+   */
+  textures?: string[];
 }
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
@@ -39,6 +45,12 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
       throw new FileError(file, e);
     }
   }
+  const textureWarnings: string[] = [];
+  if (opts.textures) {
+    const report = attachSceneTextures(scene, resolve(io.cwd, input), { roots: opts.textures.map((d) => resolve(io.cwd, d)), formatId: model.codec.id });
+    for (const m of report.missing) textureWarnings.push(`texture not found: ${m.written} (material "${m.material}")`);
+    for (const b of report.broken) textureWarnings.push(`texture ${b.path} left out: ${b.reason}`);
+  }
   const gltfOptions = modelGltfOptions(scene, extraClips, opts.up === 'y' || opts.up === 'z' ? opts.up : undefined);
   const up = gltfOptions.upAxis;
   const { document, warnings } = sceneToGltf(scene, gltfOptions);
@@ -51,7 +63,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   }
   if (!opts.quiet) {
     const root = document.getRoot();
-    await writeLines(io.stderr, warnings.map((w) => `warning: ${w}`));
+    await writeLines(io.stderr, [...textureWarnings, ...warnings].map((w) => `warning: ${w}`));
     const parts = [
       plural(root.listMeshes().length, 'mesh', 'meshes'),
       plural(root.listMaterials().length, 'material'),

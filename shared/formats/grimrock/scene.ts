@@ -5,7 +5,7 @@
  * Units are the source's (one Grimrock dungeon cell is 3 units).
  */
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
-import { composeTRS, invert, multiply } from '../../scene/mat4.ts';
+import { composeTRS, multiply } from '../../scene/mat4.ts';
 import { packedKind } from './model-io.ts';
 import type { GrimrockAnimation, GrimrockModel, MeshData, VertexArray } from './schema.ts';
 
@@ -100,17 +100,6 @@ function meshToScene(name: string, md: MeshData, source: (string | number)[], ma
   return mesh;
 }
 
-/** A bone's rest transform in model space (its parents' matrices times its own). */
-function worldOf(bones: Skeleton['bones'], i: number): Mat4 {
-  let m = bones[i]!.matrix;
-  const seen = new Set<number>([i]);
-  for (let p = bones[i]!.parent; p >= 0 && p < bones.length && !seen.has(p); p = bones[p]!.parent) {
-    seen.add(p);
-    m = multiply(bones[p]!.matrix, m);
-  }
-  return m;
-}
-
 /** The node indices any mesh entity uses as bones, in first-use order. */
 export function boneNodes(doc: GrimrockModel): number[] {
   const seen = new Set<number>();
@@ -133,13 +122,7 @@ export function modelToScene(doc: GrimrockModel): Scene {
   const local = doc.nodes.map((n) => mat4x3ToScene(n.localToParent));
   // Skeleton: the nodes used as bones; a bone's parent is its nearest ancestor that is a bone too,
   // and its matrix is the product of the node transforms between them.
-  // Every ancestor of a bone is a bone too (unweighted): animation tracks are local to the node
-  // parent, so a clip that drives `local_srt` or `hip` moves the skeleton the way the game does.
-  const withAncestors = new Set<number>();
-  for (const b of boneNodes(doc)) {
-    for (let n = b, guard = 0; n >= 0 && n < doc.nodes.length && !withAncestors.has(n) && guard <= doc.nodes.length; n = doc.nodes[n]!.parent, guard++) withAncestors.add(n);
-  }
-  const bones = [...withAncestors].sort((a, b) => a - b);
+  const bones = boneNodes(doc).sort((a, b) => a - b);
   const boneOfNode = new Map(bones.map((nodeIdx, i) => [nodeIdx, i]));
   const invBind = new Map<number, Mat4>();
   for (const n of doc.nodes) for (const b of n.mesh?.bones ?? []) if (!invBind.has(b.boneNodeIndex)) invBind.set(b.boneNodeIndex, mat4x3ToScene(b.invRestMatrix));
@@ -159,14 +142,6 @@ export function modelToScene(doc: GrimrockModel): Scene {
       if (ib) bone.inverseBind = ib;
       skeleton.bones.push(bone);
     }
-    // Ancestors no mesh binds have no inverse bind matrix in the file: the inverse of their rest
-    // world transform is what it would be.
-    skeleton.bones.forEach((b, i) => {
-      if (!b.inverseBind && skeleton.bones.some((x) => x.inverseBind)) {
-        const inv = invert(worldOf(skeleton.bones, i));
-        if (inv) b.inverseBind = inv;
-      }
-    });
     scene.skeleton = skeleton;
   }
   doc.nodes.forEach((n, i) => {

@@ -27,6 +27,8 @@ export interface CheckJob {
   abs: string;
   file: string;
   strict: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export function checkFile(job: CheckJob): CheckResult {
@@ -41,9 +43,10 @@ export function checkFile(job: CheckJob): CheckResult {
     bytes = data.length;
     const codec = codecFor(data, job.file);
     format = codec.id;
-    const doc = codec.decode(data, { fileName: basename(job.file) }) as object;
+    const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
+    const doc = codec.decode(data, { fileName: basename(job.file), ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
-    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict);
+    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
     const ms = performance.now() - t0;
     if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
     return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };

@@ -43,12 +43,27 @@ function positiveNumber(v: string): number {
   return n;
 }
 
+/** `512M`, `2G`, `1.5GiB`, `800MB`, `1048576`: a byte count for --max-memory. */
+export function parseByteSize(v: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
+  if (!m) throw new InvalidArgumentError('expected a size such as 512M, 2G or 1.5GiB');
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  const n = Math.floor(Number(m[1]) * unit);
+  if (!(n >= 1024 * 1024)) throw new InvalidArgumentError('expected at least 1M');
+  return n;
+}
+
 const EXIT_HELP = `
 Exit codes:
   0  done, nothing wrong
   1  done, and something was found: validation errors, a round-trip difference, a failed file
   2  could not do it: unreadable, corrupt or unknown input, or wrong usage
-     (one line on stderr names the file, the problem, the byte offset and the node path)`;
+     (one line on stderr names the file, the problem, the byte offset and the node path)
+
+Memory:
+  Decoding one file may allocate at most 64M + 16 x its size (a forged size or a
+  decompression bomb stops there with exit 2). Raise it with --max-memory, e.g.
+  lodsmith --max-memory 2G info huge.p3d`;
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
@@ -60,6 +75,11 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .version(packageVersion(), '-v, --version', 'print the LodSmith version')
     .helpOption('-h, --help', 'show help (also: lodsmith help COMMAND)')
     .option('--debug', 'print the stack trace of an error (for bug reports)')
+    .option(
+      '--max-memory <size>',
+      'most memory decoding one file may allocate, e.g. 512M or 2G (default: 64M + 16 x the file size)',
+      parseByteSize,
+    )
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -76,13 +96,15 @@ Examples:
   lodsmith check ~/mods/addons --json > report.json
 ${EXIT_HELP}`);
 
+  const maxMemory = (): number | undefined => (program.opts() as { maxMemory?: number }).maxMemory;
+
   program
     .command('info')
     .description('summarise a model file: format, version, meshes, materials, bones, animations')
     .argument('<file>', 'model file')
     .option('--json', 'print one JSON object instead of text')
     .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, async () => (await import('./commands/info.ts')).runInfo(file, opts, io));
+      code = await aboutFile(file, async () => (await import('./commands/info.ts')).runInfo(file, { ...opts, maxMemory: maxMemory() }, io));
     });
 
   program
@@ -91,7 +113,7 @@ ${EXIT_HELP}`);
     .argument('<file>', 'model file')
     .addHelpText('after', '\nTyped arrays are printed as arrays; raw bytes are left out; bigints, NaN and Infinity are strings.\nThe output streams, so it can be piped into a pager or a JSON tool even for large files.')
     .action(async (file: string) => {
-      code = await aboutFile(file, async () => (await import('./commands/dump.ts')).runDump(file, io));
+      code = await aboutFile(file, async () => (await import('./commands/dump.ts')).runDump(file, io, maxMemory()));
     });
 
   program
@@ -101,7 +123,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the problems as JSON')
     .addHelpText('after', '\nEach line: severity, node path, byte offset (@0x...), message.')
     .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, async () => (await import('./commands/validate.ts')).runValidate(file, opts, io));
+      code = await aboutFile(file, async () => (await import('./commands/validate.ts')).runValidate(file, { ...opts, maxMemory: maxMemory() }, io));
     });
 
   program
@@ -112,7 +134,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nA difference is reported as the first differing byte offset and the node that holds it.\nEvery file is tried; exit 2 when any could not be decoded.')
     .action(async (files: string[], opts: { strict?: boolean; json?: boolean }) => {
-      code = await (await import('./commands/roundtrip.ts')).runRoundTrip(files, { ...opts, debug }, io);
+      code = await (await import('./commands/roundtrip.ts')).runRoundTrip(files, { ...opts, debug, maxMemory: maxMemory() }, io);
     });
 
   program
@@ -126,7 +148,7 @@ ${EXIT_HELP}`);
     .option('-q, --quiet', 'print nothing unless something goes wrong')
     .addHelpText('after', '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
     .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean }) => {
-      code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, opts, io));
+      code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, { ...opts, maxMemory: maxMemory() }, io));
     });
 
   program
@@ -139,7 +161,7 @@ ${EXIT_HELP}`);
     .option('--json', 'print the results as JSON')
     .addHelpText('after', '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.')
     .action(async (dir: string, opts: { jobs?: number; strict?: boolean; timeout?: number; json?: boolean }) => {
-      code = await aboutFile(dir, async () => (await import('./commands/check.ts')).runCheck(dir, opts, io));
+      code = await aboutFile(dir, async () => (await import('./commands/check.ts')).runCheck(dir, { ...opts, maxMemory: maxMemory() }, io));
     });
 
   try {

@@ -51,7 +51,9 @@ export class BudgetError extends DecodeError {
 /** A running total of what one decode has allocated, against a limit. */
 export class MemoryBudget {
   used = 0;
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
     if (!(limit > 0)) throw new RangeError(`memory budget must be positive, got ${limit}`);
   }
 

@@ -2,6 +2,7 @@
  * The format registry: every codec declares its id, extensions, a cheap `probe`, decode and encode,
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
+import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
 import type { EditCommand } from '../model/commands.ts';
 import type { NodePath } from '../model/path.ts';
@@ -20,6 +21,11 @@ export type FormatId =
 export interface DecodeOptions {
   /** Used in messages only. */
   fileName?: string;
+  /**
+   * Decoding memory budget in bytes (default: 64 MiB + 16 x the input's size; see
+   * shared/binary/budget.ts). The CLI's `--max-memory` and the editor's setting end up here.
+   */
+  maxMemory?: number;
 }
 
 export interface EncodeOptions {
@@ -70,8 +76,23 @@ export interface FormatCodec<D extends object = any> {
 }
 
 const codecs = new Map<FormatId, FormatCodec>();
+const budgeted = new WeakSet<FormatCodec>();
 
+/**
+ * Registers a codec. Its `decode` is wrapped once so that every decode runs inside a decoding
+ * memory budget ({@link withBudget}): the caller's budget when one is in force and no explicit
+ * `maxMemory` is given, else a fresh one for this input. Every caller (CLI, host, editor, fuzzer,
+ * tests) gets the same bound without having to remember it.
+ */
 export function registerFormat(codec: FormatCodec): void {
+  if (!budgeted.has(codec)) {
+    const inner = codec.decode;
+    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+      if (activeBudget() && opts?.maxMemory === undefined) return inner.call(codec, bytes, opts);
+      return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
+    };
+    budgeted.add(codec);
+  }
   codecs.set(codec.id, codec);
 }
 

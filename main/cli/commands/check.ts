@@ -21,6 +21,8 @@ export interface CheckOptions {
   strict?: boolean;
   /** Seconds one file may take before its worker is stopped (default 60). */
   timeout?: number;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export interface CheckSummary {
@@ -44,7 +46,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   let skipped = 0;
   for (const abs of all) {
     const ext = abs.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
-    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict });
+    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) });
     else skipped++;
   }
   const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;

@@ -15,17 +15,19 @@ export interface ConvertOptions {
   up?: 'y' | 'z' | 'auto';
   /** Print nothing but errors. */
   quiet?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
   const ext = extname(output).toLowerCase();
   if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
-  const model = await loadModel(input, io.cwd);
+  const model = await loadModel(input, io.cwd, opts.maxMemory);
   const scene = model.codec.toScene(model.doc, opts.lod !== undefined ? { lod: opts.lod } : {});
   const extraClips: AnimationClip[] = [];
   for (const file of opts.anim ?? []) {
     try {
-      const anim = await loadModel(file, io.cwd);
+      const anim = await loadModel(file, io.cwd, opts.maxMemory);
       const clips = anim.codec.toScene(anim.doc).clips;
       if (clips.length === 0) throw new CliFailure(`${anim.codec.label} file holds no animation`);
       extraClips.push(...clips);

@@ -7,10 +7,12 @@ import { count, humanBytes, plural, table } from '../text.ts';
 
 export interface InfoOptions {
   json?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
-  const { codec, doc, bytes } = await loadModel(file, io.cwd);
+  const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.

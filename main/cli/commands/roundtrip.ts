@@ -9,6 +9,8 @@ export interface RoundTripOptions {
   strict?: boolean;
   json?: boolean;
   debug?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 interface FileResult {
@@ -30,8 +32,8 @@ export async function runRoundTrip(files: readonly string[], opts: RoundTripOpti
   for (const file of files) {
     let r: FileResult;
     try {
-      const { codec, doc, bytes } = await loadModel(file, io.cwd);
-      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict);
+      const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
+      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict, opts.maxMemory);
       r = { file, format: codec.id, bytes: bytes.length, result: diff ? 'differs' : 'ok', diff };
     } catch (e) {
       if (opts.debug) await writeLines(io.stderr, [String((e as Error)?.stack ?? e)]);

@@ -7,10 +7,12 @@ import { plural } from '../text.ts';
 
 export interface ValidateOptions {
   json?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
-  const { codec, doc } = await loadModel(file, io.cwd);
+  const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
   const problems = codec.validate(doc);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;

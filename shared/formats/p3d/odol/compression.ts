@@ -19,8 +19,8 @@ export interface Inflated {
 }
 
 /** Expands one stream that starts at `offset`; throws DecodeError on a corrupt or truncated one. */
-export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number): Inflated {
-  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize) : lzssDecompress(src, offset, expectedSize);
+export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number, path = ''): Inflated {
+  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize, path) : lzssDecompress(src, offset, expectedSize, {}, path);
 }
 
 /** Compresses `data` so that {@link inflate} gives it back. */

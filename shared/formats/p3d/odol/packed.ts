@@ -9,7 +9,9 @@
  * data still expands to the same bytes, so an untouched file keeps its compressed blocks even when
  * every `$raw` was dropped. Only arrays whose data changed are compressed again.
  */
-import { lzo1xMatches } from '../../../binary/lzo1x.ts';
+import { BudgetError, chargeAllocation } from '../../../binary/budget.ts';
+import { lzo1xMatches, lzo1xMaxOutput } from '../../../binary/lzo1x.ts';
+import { lzssMaxOutput } from '../../../binary/lzss.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
@@ -78,8 +80,13 @@ export interface PackedArray<T extends TypedArray = TypedArray> {
   $span?: Span;
 }
 
-/** Upper bound on how much a stream can expand: LZO codes runs of 255 bytes per input byte. */
-const MAX_RATIO = 256;
+/**
+ * Most bytes a stream of `streamBytes` can expand to, by each compressor's real worst case: LZO
+ * codes runs of 255 bytes per input byte (~255x), LZSS at best 18 bytes per 17 bits (~8.5x).
+ */
+export function maxExpansion(method: Method, streamBytes: number): number {
+  return method === 'lzo' ? lzo1xMaxOutput(streamBytes) : lzssMaxOutput(streamBytes);
+}
 
 /**
  * The values of a block as a typed array. A decompressed block (`owned`: a fresh buffer nothing
@@ -115,16 +122,20 @@ export function readBlock(
   }
   if (!compressed) {
     r.need(size, 'array data');
+    // The bytes are copied into the document's typed array (toTyped).
+    chargeAllocation(size, 'array data', r.pos, r.path);
     return { bytes: r.bytesView(size), ...(flag !== undefined ? { flag } : {}) };
   }
-  if (size > r.remaining * MAX_RATIO + 64) r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left`);
+  if (size > maxExpansion(ctx.method, r.remaining)) {
+    r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left (${ctx.method === 'lzo' ? 'LZO' : 'LZSS'} expands at most ${ctx.method === 'lzo' ? '255' : '8.5'}x)`);
+  }
   const start = r.pos;
   let res: { data: Uint8Array; consumed: number };
   try {
-    res = inflate(ctx.method, r.bytes.subarray(0, r.end), start, size);
+    res = inflate(ctx.method, r.bytes.subarray(0, r.end), start, size, r.path);
   } catch (e) {
-    // The stream decoders do not know the node path: add it.
-    if (e instanceof DecodeError) throw new DecodeError(e.detail, e.offset, r.path);
+    // The stream decoders do not know the node path: add it (a BudgetError already has it).
+    if (e instanceof DecodeError && !(e instanceof BudgetError)) throw new DecodeError(e.detail, e.offset, r.path);
     throw e;
   }
   const { data, consumed } = res;
@@ -132,9 +143,10 @@ export function readBlock(
   return { bytes: data, owned: true, packed: r.viewAt(start, start + consumed), ...(flag !== undefined ? { flag } : {}) };
 }
 
-function checkCount(r: BinaryReader, n: number, elementSize: number, at: number): number {
+function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: number, at: number): number {
   if (!Number.isInteger(n) || n < 0) r.fail(`element count ${n} is invalid`, at);
-  if (n * elementSize > r.remaining * MAX_RATIO + 1024) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
+  // Arrays under 1024 bytes may be stored raw whatever the method.
+  if (n * elementSize > Math.max(1024, maxExpansion(ctx.method, r.remaining))) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
   return n;
 }
 
@@ -143,7 +155,7 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
-    const n = checkCount(r, r.i32(), elementSize, start);
+    const n = checkCount(r, ctx, r.i32(), elementSize, start);
     const b = readBlock(r, ctx, n * elementSize);
     const out: PackedArray<T> = { data: toTyped(b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
@@ -159,7 +171,7 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
-    const n = checkCount(r, r.i32(), elementSize, start);
+    const n = checkCount(r, ctx, r.i32(), elementSize, start);
     const fill = r.u8();
     let out: PackedArray<T>;
     if (fill !== 0) {

@@ -3,11 +3,16 @@
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
+import { isDecodeError } from '../errors.ts';
+import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
 import type { EditCommand } from '../model/commands.ts';
 import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
+
+/** Start of the warning a scene carries when its codec threw while building it (see registerFormat). */
+export const SCENE_FAILED = 'the model could not be drawn';
 
 export type FormatId =
   | 'lodka-lod'
@@ -90,6 +95,19 @@ export function registerFormat(codec: FormatCodec): void {
     codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
       if (activeBudget() && opts?.maxMemory === undefined) return inner.call(codec, bytes, opts);
       return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
+    };
+    const innerScene = codec.toScene;
+    codec.toScene = function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {
+      try {
+        return innerScene.call(codec, doc, opts);
+      } catch (e) {
+        // A wrong LOD name (the caller's mistake) and a budget refusal (which names its limit) are
+        // DecodeErrors and stay errors. Anything else is a damaged part the codec failed to skip.
+        if (isDecodeError(e)) throw e;
+        const scene = emptyScene();
+        scene.warnings = [`${SCENE_FAILED}: ${e instanceof Error ? e.message : String(e)}`];
+        return scene;
+      }
     };
     budgeted.add(codec);
   }

@@ -167,12 +167,17 @@ function readSkeleton(r: BinaryReader, head: ChunkBase): Skl1Chunk {
 }
 
 function readAnimation(r: BinaryReader, head: ChunkBase): Anm1Chunk {
+  // The chunk's Count field: the 4 bytes before its data.
+  const countAt = r.pos - 4;
   // The size column's 10-byte header (not the offsets column's 13): what real files hold.
   const animType = r.u8();
   const animInterval = r.i32();
   const animMode = r.u8();
   const animName = r.lenString(ENC, 'AnimName');
   if (r.remaining % 4 !== 0) r.fail(`BonesRotPos has ${r.remaining} bytes, not a whole number of floats`);
+  // The frame count sizes the clip's arrays when the model is drawn: checked here, where it is
+  // decoded. A negative count (0x80000000 and up as stored) is no count at all.
+  if (head.count < 0) r.fail(`ANM1 frame count ${head.count >>> 0} is invalid`, countAt);
   const bonesRotPos = r.within('bonesRotPos', () => r.f32Array(r.remaining / 4, 'BonesRotPos'));
   return { ...head, id: 'ANM1', animType, animInterval, animMode, animName, bonesRotPos };
 }

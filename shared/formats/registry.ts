@@ -11,6 +11,12 @@ import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
 
+/** The codec's own toScene, without the registry's guard (the fuzzer wants the real stack). */
+export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
+  const f = codec.toScene as FormatCodec['toScene'] & { unguarded?: FormatCodec['toScene'] };
+  return (f.unguarded ?? f).bind(codec);
+}
+
 /** Start of the warning a scene carries when its codec threw while building it (see registerFormat). */
 export const SCENE_FAILED = 'the model could not be drawn';
 
@@ -97,7 +103,7 @@ export function registerFormat(codec: FormatCodec): void {
       return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
     };
     const innerScene = codec.toScene;
-    codec.toScene = function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {
+    codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {
       try {
         return innerScene.call(codec, doc, opts);
       } catch (e) {
@@ -108,7 +114,7 @@ export function registerFormat(codec: FormatCodec): void {
         scene.warnings = [`${SCENE_FAILED}: ${e instanceof Error ? e.message : String(e)}`];
         return scene;
       }
-    };
+    }, { unguarded: innerScene });
     budgeted.add(codec);
   }
   codecs.set(codec.id, codec);

@@ -15,7 +15,7 @@ import { hasCorpus } from '../helpers/corpus.ts';
 const SHORT_INPUTS = 3000;
 
 describe('fuzz harness self-test', () => {
-  it('reports a hang, a crash, a blow-up, a lossy encoder, a refusal and a success as such', async () => {
+  it('reports a hang, a crash, a blow-up, a lossy encoder, a crash after decode, a refusal and a success as such', async () => {
     const pool = new FuzzPool({
       size: 2,
       maxOldGenerationSizeMb: 128,
@@ -26,7 +26,7 @@ describe('fuzz harness self-test', () => {
     const run = (first: number, id: number) =>
       pool.run({ id, format: 'selftest-broken', bytes: new Uint8Array([first, 1, 2, 3]), encode: true, memFactor: 32, memSlackBytes: 16 << 20 });
     try {
-      const [refused, hang, crash, blowup, lossy, ok] = await Promise.all([run(0, 1), run(1, 2), run(2, 3), run(3, 4), run(4, 5), run(9, 6)]);
+      const [refused, hang, crash, blowup, lossy, ok, sceneCrash] = await Promise.all([run(0, 1), run(1, 2), run(2, 3), run(3, 4), run(4, 5), run(9, 6), run(5, 8)]);
       expect(refused.outcome).toBe('decode-error');
       expect(hang.outcome).toBe('hang');
       expect(crash.outcome).toBe('crash');
@@ -35,6 +35,9 @@ describe('fuzz harness self-test', () => {
       expect(blowup.allocated).toBeGreaterThanOrEqual(256 * 1024 * 1024);
       expect(lossy.outcome).toBe('mismatch');
       expect(ok.outcome).toBe('ok');
+      // A stage after decode that throws (here the scene, caught by the registry guard) is a failure.
+      expect(sceneCrash.outcome).toBe('stage-crash');
+      expect(sceneCrash.stage).toBe('scene');
       // The pool replaced the hung worker and still works.
       expect(pool.restarts).toBe(1);
       expect((await run(9, 7)).outcome).toBe('ok');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { describeError, EXIT_FAILED, EXIT_OK, FileError } from './fail.ts';
 // Commands (and with them every codec) are imported when run, so --help and --version are quick.
-import { writeLines, type CliIO } from './io.ts';
+import { escapeControls, writeLines, type CliIO } from './io.ts';
 
 async function aboutFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -85,7 +85,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
-      outputError: (s, write) => write(s.startsWith('error:') ? `lodsmith: ${s}` : s),
+      // Commander quotes the arguments it rejects, which may be file names: escaped like the rest.
+      outputError: (s, write) => write((s.startsWith('error:') ? `lodsmith: ${s}` : s).split('\n').map(escapeControls).join('\n')),
     })
     .addHelpText('after', `
 Examples:
@@ -178,7 +179,7 @@ ${EXIT_HELP}`);
       return EXIT_FAILED;
     }
     const cause = e instanceof FileError ? e.cause : e;
-    if (debug) await writeLines(io.stderr, [String((cause as Error)?.stack ?? cause)]);
+    if (debug) await writeLines(io.stderr, String((cause as Error)?.stack ?? cause).split('\n'));
     await writeLines(io.stderr, [`lodsmith: ${e instanceof FileError ? e.message : describeError(e)}`]);
     return EXIT_FAILED;
   }

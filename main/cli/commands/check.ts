@@ -11,7 +11,7 @@ import '../../../shared/formats/index.ts';
 import { allFormats } from '../../../shared/formats/registry.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
 
 export interface CheckOptions {
@@ -57,7 +57,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       )
     : undefined;
   bar?.start(jobs.length, 0, { file: '' });
-  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: r.file }));
+  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: escapeControls(r.file) }));
   bar?.stop();
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const summary: CheckSummary = {
@@ -73,7 +73,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       ms: Math.round(performance.now() - t0),
     },
   };
-  if (opts.json) await writeLines(io.stdout, [JSON.stringify(summary, null, 2)]);
+  if (opts.json) await writeJson(io.stdout, summary);
   else await writeLines(io.stdout, describeSummary(summary));
   return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
 }

@@ -1,7 +1,7 @@
 /** `lodsmith info FILE`: what is in a model file, as a readable summary or one JSON object. */
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { count, humanBytes, plural, table } from '../text.ts';
 
@@ -18,7 +18,7 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;
     const out = { format, version, bytes: bytes.length, meshes, materials, bones, animations, ...withoutBytes(extra) };
-    await writeLines(io.stdout, [JSON.stringify(out, jsonSafe, 2)]);
+    await writeJson(io.stdout, out, jsonSafe);
   } else {
     await writeLines(io.stdout, describeInfo(file, codec.label, info, bytes.length));
   }

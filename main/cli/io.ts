@@ -28,6 +28,8 @@ export async function write(out: OutStream, chunk: string | Uint8Array): Promise
 }
 
 /** C0 controls, DEL and C1 controls (U+0080..U+009F, where U+009B is a one-character CSI). */
+// Matching control characters is the point here.
+// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 const READABLE: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

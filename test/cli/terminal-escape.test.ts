@@ -20,6 +20,7 @@ import { memoryIO } from './helpers/memory-io.ts';
 const HOSTILE = 'a\u001b]0;pwned\u0007\u001b[31mb\rc\u009b2Jd\u007f';
 const FILE = `m\u001b[2J\u0007\r\u009b.model`;
 /** Every control character but the newline that ends lines. */
+// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-esc-'));

@@ -24,9 +24,10 @@ export function readExact<T>(s: { read(r: BinaryReader): T; write(w: BinaryWrite
   const v = s.read(r);
   const orig = r.viewAt(start, r.pos);
   const w = new BinaryWriter(orig.length);
-  // From a plain copy: a schema struct would otherwise write the original bytes it keeps on the
-  // record itself, and the difference this helper exists to catch would not show.
-  s.write(w, (v && typeof v === 'object' && !Array.isArray(v) ? { ...v } : v) as NoInfer<T>);
+  // From a plain copy of the fields (no symbol keys): a schema struct would otherwise write the
+  // NaN bytes it keeps on the record itself, and the difference this helper exists to catch (the
+  // codec copies the fields elsewhere, without those bytes) would not show.
+  s.write(w, (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : v) as NoInfer<T>);
   const canon = w.finish();
   if (!sameBytes(canon, orig)) (holder.$exact ??= {})[key] = { orig: orig.slice(), canon };
   return v;

@@ -171,9 +171,13 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
-    const n = checkCount(r, ctx, r.i32(), elementSize, start);
+    const n = r.i32();
+    if (!Number.isInteger(n) || n < 0) r.fail(`element count ${n} is invalid`, start);
     const fill = r.u8();
     let out: PackedArray<T>;
+    // A filled array stores one element whatever its count: only a stored block is held to the
+    // bytes left.
+    if (fill === 0) checkCount(r, ctx, n, elementSize, start);
     if (fill !== 0) {
       out = { data: toTyped(r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
     } else {

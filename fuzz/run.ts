@@ -65,7 +65,7 @@ function parseArgs(argv: readonly string[]): Args {
 function summary(s: FuzzStats): string {
   const lines = [
     `${s.inputs} inputs in ${s.seconds.toFixed(1)} s (${(s.inputs / Math.max(s.seconds, 1e-9)).toFixed(0)}/s), ${s.restarts} worker restart(s)`,
-    `${s.gltfChecked} glTF export(s) checked by the Khronos validator`,
+    `${s.gltfChecked} glTF export(s) checked by the Khronos validator; ${s.slowRetries} input(s) missed the time limit once and finished on a second run with ten times it`,
   ];
   for (const [format, counts] of Object.entries(s.byFormat).sort()) {
     lines.push(`  ${format.padEnd(20)} ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);

@@ -49,6 +49,8 @@ export interface FuzzRequest {
   pipeline?: boolean;
   /** Also check the exported glTF with the Khronos validator (slow: the driver samples inputs). */
   gltfCheck?: boolean;
+  /** Multiplies the pool's time limit (a suspected hang is run again with a longer one). */
+  timeScale?: number;
 }
 
 export interface FuzzResponse {

@@ -9,6 +9,7 @@ import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import { Collider, ProxyItem54, ProxyItem56, type Col1Chunk, type LodDocument, type Pxi1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { walkChunks } from '../../shared/formats/lodka/views.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
+import type { NodePath } from '../../shared/model/path.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 
 const SNAN = 0x7fa00123;
@@ -19,7 +20,7 @@ function fieldOffset(s: { fields: readonly { name: string; offset?: number }[] }
 }
 
 /** The sample model with signalling NaNs planted in PXI1 items 0 and 1 and in a collider's float tag. */
-function planted(): { bytes: Uint8Array; at: number[]; pxiPath: (string | number)[]; colPath: (string | number)[] } {
+function planted(): { bytes: Uint8Array; at: number[]; pxiPath: NodePath; colPath: NodePath } {
   const bytes = lodkaCodec.encode(buildSampleLod());
   const doc = lodkaCodec.decode(bytes) as LodDocument;
   const found = [...walkChunks(doc)];

@@ -78,6 +78,8 @@ interface OpenDocument {
   redo: HistoryEntry[];
   /** `seq` of the state that matches the disk (0: the state as opened). */
   savedSeq: number;
+  /** The decoding memory budget the document was opened with (bytes; absent: the default). */
+  maxMemory?: number;
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
@@ -163,9 +165,10 @@ export class DocumentService {
     }
   }
 
-  private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string): object {
+  private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string, maxMemory?: number): object {
     try {
-      return timedStage('host:decode', () => codec.decode(bytes, { fileName }));
+      // Inside the decoding memory budget: the default, or the editor's setting.
+      return timedStage('host:decode', () => codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}) }));
     } catch (e) {
       const err = toAppError(e, fileName);
       // Anything but a DecodeError is a codec bug, but still reported, never a crash.
@@ -180,19 +183,20 @@ export class DocumentService {
   }
 
   /** Opens a file (or returns the document already open for it). */
-  async open(userPath: string): Promise<DocSnapshot> {
+  /** Opens a file; `maxMemory` is the editor's decoding memory setting (bytes). */
+  async open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
     const abs = await this.paths.resolve(userPath, 'read');
     for (const d of this.docs.values()) if (d.abs === abs) return this.snapshot(d);
     // Two quick requests for one file (a double click) share one read instead of making two tabs.
     let running = this.opening.get(abs);
     if (!running) {
-      running = this.openResolved(abs).finally(() => this.opening.delete(abs));
+      running = this.openResolved(abs, maxMemory).finally(() => this.opening.delete(abs));
       this.opening.set(abs, running);
     }
     return running;
   }
 
-  private async openResolved(abs: string): Promise<DocSnapshot> {
+  private async openResolved(abs: string, maxMemory?: number): Promise<DocSnapshot> {
     const display = this.paths.display(abs);
     let read: { bytes: Uint8Array; disk: DiskState };
     try {
@@ -203,12 +207,13 @@ export class DocumentService {
     const fileName = basename(abs);
     const codec = this.detect(read.bytes, fileName);
     this.emit('doc:progress', { task: 'decode', fraction: -1 });
-    const tree = this.decodeAs(codec, read.bytes, fileName);
+    const tree = this.decodeAs(codec, read.bytes, fileName, maxMemory);
     this.emit('doc:progress', { task: 'decode', fraction: 1 });
     const id = `doc-${this.nextId++}`;
     const d: OpenDocument = {
       id, abs, codec, tree, original: read.bytes, disk: read.disk,
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(),
+      ...(maxMemory !== undefined ? { maxMemory } : {}),
     };
     this.docs.set(id, d);
     await this.recent.add(display);
@@ -465,7 +470,7 @@ export class DocumentService {
       ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
-          reread = d.codec.decode(written, { fileName: name });
+          reread = d.codec.decode(written, { fileName: name, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
         } catch (e) {
           const err = toAppError(e, name);
           throw new AppErrorException({
@@ -526,7 +531,7 @@ export class DocumentService {
         throw new AppErrorException(toAppError(e, display));
       }
       const codec = this.detect(read.bytes, basename(d.abs));
-      const tree = this.decodeAs(codec, read.bytes, basename(d.abs));
+      const tree = this.decodeAs(codec, read.bytes, basename(d.abs), d.maxMemory);
       Object.assign(d, { codec, tree, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
       return this.changed(d);
     });
@@ -538,7 +543,7 @@ export class DocumentService {
    */
   private freshCopy(d: OpenDocument): { bytes: Uint8Array; tree: object } {
     const bytes = this.currentBytes(d);
-    return { bytes, tree: this.decodeAs(d.codec, bytes, basename(d.abs)) };
+    return { bytes, tree: this.decodeAs(d.codec, bytes, basename(d.abs), d.maxMemory) };
   }
 
   private static nodeBytes(tree: object, bytes: Uint8Array, path: NodePath): Uint8Array | undefined {
@@ -579,7 +584,7 @@ export class DocumentService {
       let check: object;
       try {
         const encoded = d.codec.encode(scratch);
-        check = d.codec.decode(encoded, { fileName: basename(d.abs) });
+        check = d.codec.decode(encoded, { fileName: basename(d.abs), ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
       } catch (e) {
         const err = toAppError(e);
         throw new AppErrorException({ ...err, code: err.code === 'internal' ? 'invalid' : err.code, message: `The imported bytes do not fit at ${where}: ${err.message}` });

@@ -39,7 +39,7 @@ export class BudgetError extends DecodeError {
     super(
       `${what} would allocate ${formatBytes(requested)}, past the decoding memory budget of ` +
         `${formatBytes(limit)} (${formatBytes(used)} already used; raise it with --max-memory ` +
-        `or the editor's memory setting)`,
+        `or the editor's Memory limit setting)`,
       offset,
       path,
     );

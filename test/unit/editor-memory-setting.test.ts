@@ -45,7 +45,7 @@ describe('document service', () => {
     expect(err).toBeInstanceOf(AppErrorException);
     const app = (err as AppErrorException).appError;
     expect(app.code).toBe('decode');
-    expect(app.message).toMatch(/decoding memory budget of 69\.\d MiB.*memory setting/);
+    expect(app.message).toMatch(/decoding memory budget of 69\.\d MiB.*Memory limit setting/);
     expect(app.path).toMatch(/lods\[0\]\/vertices/);
     const s = await svc.open(file, 256 * MiB);
     expect(s.format).toBe('p3d-odol');

@@ -315,7 +315,18 @@ export interface NodeMeta {
  * it along; JSON and structured clones leave symbols out.
  */
 const NAN_BITS = Symbol('NaN bits');
-type NanBits = Record<string, Uint8Array | (Uint8Array | undefined)[]>;
+export type NanBits = Record<string, Uint8Array | (Uint8Array | undefined)[]>;
+
+/** The kept NaN bytes of a decoded record, if it had NaN floats. */
+export function nanBitsOf(v: unknown): NanBits | undefined {
+  return v && typeof v === 'object' ? (v as { [NAN_BITS]?: NanBits })[NAN_BITS] : undefined;
+}
+
+/** `v` with kept NaN bytes attached (for codecs that copy a record's fields into another node). */
+export function withNanBits<T>(v: T, bits: NanBits | undefined): T {
+  if (!bits || !v || typeof v !== 'object' || Array.isArray(v)) return v;
+  return { ...v, [NAN_BITS]: bits };
+}
 
 /** A record: named fields in byte order. */
 export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMeta> {

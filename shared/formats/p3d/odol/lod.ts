@@ -2,6 +2,7 @@
  * One LOD of ODOL v40+ ("ODOLv4xLod" in the community document, corrected from real files and
  * version by version; see NOTES.md for each difference).
  */
+import { chargeAllocation } from '../../../binary/budget.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import { EncodeError } from '../../../errors.ts';
@@ -357,9 +358,15 @@ function writeNamedSelection(w: BinaryWriter, ctx: PackContext, s: NamedSelectio
   writePacked(w, ctx, s.weights, U8, reuse);
 }
 
+/** Bytes one decoded record costs as a JS object and its slot, whatever its size in the file. */
+export const RECORD_BYTES = 64;
+
 function list<T>(r: BinaryReader, what: string, minSize: number, read: (i: number) => T): T[] {
   return r.within(what, () => {
+    const at = r.pos;
     const n = r.i32Count(minSize, what);
+    // A record of a few bytes in the file is tens of bytes in memory: charged before the loop.
+    chargeAllocation(n * RECORD_BYTES, `${what} records`, at, r.path);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(r.within(`[${i}]`, () => read(i)));
     return out;

@@ -41,8 +41,26 @@ describe('fuzz harness self-test', () => {
       // The pool replaced the hung worker and still works.
       expect(pool.restarts).toBe(1);
       expect((await run(9, 7)).outcome).toBe('ok');
+      // A sampled input's glTF goes through the Khronos validator.
+      const checked = await pool.run({ id: 9, format: 'selftest-broken', bytes: new Uint8Array([9, 1, 2, 3]), encode: true, memFactor: 32, memSlackBytes: 16 << 20, gltfCheck: true });
+      expect(checked.outcome).toBe('ok');
+      expect(checked.gltfChecked).toBe(true);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('forges counts, sizes and offsets where decoded nodes start (structure-aware)', () => {
+    const fields = [16, 40, 100];
+    const seed: Seed = { name: 's', format: 'x', bytes: Uint8Array.from({ length: 256 }, (_, i) => i), streams: [], fields };
+    const forged = Array.from({ length: 400 }, (_, i) => mutate(new Prng(i), seed, seed)).filter((m) => m.kind === 'forge-field');
+    expect(forged.length).toBeGreaterThan(40);
+    const near = new Set(fields.flatMap((f) => [f, f + 4, f + 8, f + 12]));
+    for (const m of forged) {
+      const at = Number(/at (\d+):/.exec(m.desc)![1]);
+      expect(near.has(at), m.desc).toBe(true);
+      const changed = [...m.bytes.keys()].filter((k) => m.bytes[k] !== seed.bytes[k]);
+      expect(changed.every((k) => k >= at && k < at + 4), m.desc).toBe(true);
     }
   });
 

@@ -10,12 +10,12 @@ import { isDecodeError } from '../../shared/errors.ts';
 import { sceneToGltf } from '../../shared/export/gltf.ts';
 import '../../shared/formats/index.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
-import type { Anm1Chunk, LodDocument, Msh1Chunk } from '../../shared/formats/lodka/schema.ts';
+import type { Anm1Chunk, LodDocument, Mmd1Chunk, Msh1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { walkChunks } from '../../shared/formats/lodka/views.ts';
 import { SCENE_FAILED } from '../../shared/formats/registry.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import { runCli } from '../../main/cli/program.ts';
-import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { buildSampleLod, lodkaFixtures } from '../../scripts/fixtures/lodka.ts';
 import { memoryIO } from '../cli/helpers/memory-io.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-scene-'));
@@ -116,5 +116,46 @@ describe('scene building and glTF export skip what they cannot draw', () => {
     const { document, warnings } = sceneToGltf(scene);
     expect(document.getRoot().listMeshes()).toHaveLength(1);
     expect(warnings.some((w) => w.startsWith('animation "broken" left out'))).toBe(true);
+  });
+});
+
+describe('LODka MMD1 morph counts', () => {
+  function everyChunk(): { bytes: Uint8Array; entryAt: number } {
+    const fx = lodkaFixtures().find((f) => f.name === 'every-chunk.lod')!;
+    const bytes = lodkaCodec.encode(fx.doc);
+    const doc = lodkaCodec.decode(bytes);
+    const mmd = [...walkChunks(doc)].find((f) => f.chunk.id === 'MMD1')!.chunk as Mmd1Chunk;
+    // After the 12-byte chunk header and MorphCollType.
+    return { bytes, entryAt: mmd.$span![0] + 16 };
+  }
+
+  it('a negative frame or vertex count is refused where it is decoded, with its offset', () => {
+    for (const [delta, what] of [[0, 'MMFramesCount'], [4, 'MMVertexCount']] as const) {
+      const { bytes, entryAt } = everyChunk();
+      new DataView(bytes.buffer).setInt32(entryAt + delta, -5, true);
+      let err: unknown;
+      try {
+        lodkaCodec.decode(bytes);
+      } catch (e) {
+        err = e;
+      }
+      expect(isDecodeError(err), what).toBe(true);
+      expect((err as Error).message).toMatch(new RegExp(`${what} 4294967291 is invalid`));
+      expect((err as { offset: number }).offset).toBe(entryAt + delta);
+    }
+  });
+
+  it('an entry of no vertices and two billion frames draws no morph and ends at once', () => {
+    const { bytes } = everyChunk();
+    const doc = lodkaCodec.decode(bytes) as LodDocument;
+    const found = [...walkChunks(doc)];
+    const mmd = found.find((f) => f.chunk.id === 'MMD1')!.chunk as Mmd1Chunk;
+    const mesh = found.filter((f) => f.chunk.id === 'MSH1')[mmd.entries[0]!.mmMeshIndex]!.chunk as Msh1Chunk;
+    // A mesh with no vertices matches an entry of 0 vertices.
+    mesh.meshPointsPos = new Float32Array(0);
+    mmd.entries[0]!.mmVertexCount = 0;
+    mmd.entries[0]!.mmFramesCount = 0x7fffffff;
+    const scene = lodkaCodec.toScene(doc);
+    expect(scene.meshes.every((m) => (m.morphs ?? []).length === 0)).toBe(true);
   });
 });

@@ -428,8 +428,12 @@ function readMorphFrames(r: BinaryReader, head: ChunkBase): Mmd1Chunk {
   const entries = [];
   for (let i = 0; i < n; i++) {
     const e = r.within(`entries[${i}]`, () => {
+      // Frames x vertices size the morphs drawn from this entry: checked where decoded.
+      const at = r.pos;
       const mmFramesCount = r.i32();
       const mmVertexCount = r.i32();
+      if (mmFramesCount < 0) r.fail(`MMFramesCount ${mmFramesCount >>> 0} is invalid`, at);
+      if (mmVertexCount < 0) r.fail(`MMVertexCount ${mmVertexCount >>> 0} is invalid`, at + 4);
       const mmMeshIndex = r.i32();
       lens.push([r.i32Count(1, 'MMMeshNameLen'), r.i32Count(1, 'MMMorphColNameLen')]);
       return { mmFramesCount, mmVertexCount, mmMeshIndex, mmMeshName: '', mmMorphColName: '' };

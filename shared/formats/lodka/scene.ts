@@ -432,7 +432,8 @@ export function lodToScene(doc: LodDocument): Scene {
       const mesh = scene.meshes[e.mmMeshIndex] as (SceneMesh & { originalVertex?: Uint32Array }) | undefined;
       const size = e.mmFramesCount * e.mmVertexCount * 3;
       if (mesh?.originalVertex && e.mmVertexCount * 3 === (meshChunks[e.mmMeshIndex]?.chunk as Msh1Chunk).meshPointsPos?.length) {
-        for (let f = 0; f < e.mmFramesCount && at + (f + 1) * e.mmVertexCount * 3 <= md.mmVertices.length; f++) {
+        // Never more frames than the data holds: an entry of no vertices has none to draw.
+        for (let f = 0; e.mmVertexCount > 0 && f < e.mmFramesCount && at + (f + 1) * e.mmVertexCount * 3 <= md.mmVertices.length; f++) {
           const src = md.mmVertices.subarray(at + f * e.mmVertexCount * 3);
           const out = new Float32Array(mesh.originalVertex.length * 3);
           mesh.originalVertex.forEach((v, i) => out.set([src[v * 3]!, src[v * 3 + 1]!, src[v * 3 + 2]!], i * 3));

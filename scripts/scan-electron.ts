@@ -58,9 +58,9 @@ const ACCEPTED: { id: string; file: string; description: string; sample?: string
     why: 'the header policy is a constant from main/electron/csp.ts, evaluated by this script below',
   },
   {
-    id: 'CSP_GLOBAL_CHECK', file: 'renderer/index.html', description: 'One or more CSP directives detected are vulnerable',
-    sample: "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' ws: http://127.0.0.1:*; worker-src 'self' blob:; object-src 'none'; base-uri 'none'",
-    why: "connect-src allows the browser host's loopback API (development); scripts are 'self' only",
+    id: 'CSP_GLOBAL_CHECK', file: 'renderer/index.html', description: 'One or more CSP directives detected seems to be vulnerable',
+    sample: "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; worker-src 'self' blob:; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'",
+    why: "the header policy (main/electron/csp.ts) less frame-ancestors; the low note is that script-src 'self' trusts every file of the app's own origin (no JSONP or uploads there)",
   },
 ];
 

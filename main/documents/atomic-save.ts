@@ -26,9 +26,10 @@ export interface AtomicIo {
   copyFile: typeof fsp.copyFile;
   readFile: typeof fsp.readFile;
   access: typeof fsp.access;
+  link: typeof fsp.link;
 }
 
-const defaultIo: AtomicIo = { open: fsp.open, rename: fsp.rename, copyFile: fsp.copyFile, readFile: fsp.readFile, access: fsp.access };
+const defaultIo: AtomicIo = { open: fsp.open, rename: fsp.rename, copyFile: fsp.copyFile, readFile: fsp.readFile, access: fsp.access, link: fsp.link };
 
 /**
  * The points between the steps of a save, in order: the temporary file is written, it is
@@ -55,6 +56,16 @@ export interface AtomicWriteOptions {
    * file was replaced and reaches the caller as it is.
    */
   onStep?: SaveStepHook;
+  /**
+   * Refuse a `target` that is a symbolic link (live or dangling) instead of writing through it
+   * (the document service's saves; the default follows links, as a command-line tool does).
+   */
+  noFollow?: boolean;
+  /**
+   * Create `target` only: fail with 'conflict' when it exists, also when it appears while the
+   * save runs (the new file is hard-linked into place, which never replaces anything).
+   */
+  exclusive?: boolean;
 }
 
 export interface AtomicWriteResult {
@@ -155,6 +166,43 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * The backup's place must be free or hold a regular file: a folder, a link or a device named
+ * `NAME.bak` is refused before anything is written, with a message that names it.
+ */
+async function checkBackupSlot(backup: string): Promise<void> {
+  let st;
+  try {
+    st = await fsp.lstat(backup);
+  } catch {
+    return; // free (or unreadable: the rename then reports it, naming the backup)
+  }
+  if (st.isFile()) return;
+  const what = st.isDirectory() ? 'a folder' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
+  throw new AppErrorException({
+    code: 'invalid',
+    message: `Cannot keep the previous version as ${backup}: it is ${what}. Move it away and save again; nothing was written.`,
+    file: backup,
+  });
+}
+
+/** Puts `tmp` at `file` without ever replacing what is there (a hard link; a rename where links are not supported). */
+async function placeExclusive(io: AtomicIo, tmp: string, file: string, target: string): Promise<void> {
+  try {
+    await io.link(tmp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new AppErrorException({ code: 'conflict', message: `${target} already exists`, file: target });
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    // No hard links on this file system: check, then rename (a narrow window, but still no follow).
+    const there = await fsp.lstat(file).then(() => true, () => false);
+    if (there) throw new AppErrorException({ code: 'conflict', message: `${target} already exists`, file: target });
+    await io.rename(tmp, file);
+    return;
+  }
+  await fsp.rm(tmp, { force: true });
+}
+
+/**
  * Replaces (or creates) `target` with `bytes` atomically, keeping the previous version as
  * `target + '.bak'`. Throws {@link AppErrorException} with a clear message; on failure the
  * original file is untouched and no temporary file is left behind.
@@ -165,8 +213,11 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
   let mode = 0o644;
   let exists = false;
   try {
+    if (opts.noFollow && (await fsp.lstat(target)).isSymbolicLink()) {
+      throw new AppErrorException({ code: 'denied', message: `${target} is a symbolic link; LodSmith does not write through or replace links`, file: target });
+    }
     // Saving through a symlink updates the file it points to and keeps the link.
-    file = await fsp.realpath(target);
+    file = opts.noFollow ? target : await fsp.realpath(target);
     const st = await fsp.stat(file);
     if (!st.isFile()) throw new AppErrorException({ code: 'invalid', message: `Not a regular file: ${target}`, file: target });
     mode = st.mode & 0o7777;
@@ -183,6 +234,7 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
     const err = toAppError(e, dir);
     throw new AppErrorException({ ...err, message: `Cannot save ${target}: the folder ${dir} is not available (${err.message})` });
   }
+  if (exists && opts.exclusive) throw new AppErrorException({ code: 'conflict', message: `${target} already exists`, file: target });
   if (exists) {
     try {
       await io.access(file, constants.W_OK);
@@ -190,6 +242,8 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
       throw new AppErrorException({ code: 'denied', message: `The file is read-only: ${target}`, file: target });
     }
   }
+  const keepBackup = exists && opts.backup !== false;
+  if (keepBackup) await checkBackupSlot(file + BACKUP_SUFFIX);
 
   const tmp = tempName(file, 'tmp');
   let backup: string | null = null;
@@ -204,14 +258,21 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
     const back = new Uint8Array(await io.readFile(tmp));
     if (!sameBytes(back, bytes)) throw new AppErrorException({ code: 'io', message: `The disk returned different bytes than were written to ${tmp}`, file: target });
     opts.verify?.(back);
-    if (exists && opts.backup !== false) {
+    if (keepBackup) {
       backup = file + BACKUP_SUFFIX;
       await io.copyFile(file, bakTmp);
       await syncFile(io, bakTmp);
-      await io.rename(bakTmp, backup);
+      try {
+        await io.rename(bakTmp, backup);
+      } catch (e) {
+        // Name the backup, not the model: it is the backup's place that is in the way.
+        const err = toAppError(e, backup);
+        throw new AppErrorException({ ...err, message: `Could not save ${target}: the previous version could not be kept as ${backup} (${err.message}). The file is unchanged.` });
+      }
       await step('backup-done');
     }
-    await io.rename(tmp, file);
+    if (opts.exclusive) await placeExclusive(io, tmp, file, target);
+    else await io.rename(tmp, file);
   } catch (e) {
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
     await fsp.rm(bakTmp, { force: true }).catch(() => undefined);

@@ -9,7 +9,7 @@
  * revision all come from one stream.
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
@@ -21,6 +21,7 @@ import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
+import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
@@ -88,6 +89,9 @@ interface OpenDocument {
 }
 
 const READ_CHUNK = 4 << 20;
+
+/** The image types the texture lookup serves from disk (never other files beside a model). */
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
 
 function labelOf(cmd: EditCommand): string {
   if (cmd.label) return cmd.label;
@@ -460,13 +464,15 @@ export class DocumentService {
    * Encodes, proves the result decodes, and writes it atomically with a backup. Refuses with
    * 'conflict' when the file changed on disk since it was read, unless told to overwrite.
    */
-  private async writeDocument(d: OpenDocument, abs: string): Promise<void> {
+  private async writeDocument(d: OpenDocument, abs: string, exclusive = false): Promise<void> {
     const name = basename(abs);
     this.emit('doc:progress', { id: d.id, task: 'save', fraction: -1 });
     const bytes = this.currentBytes(d);
     let reread: object | undefined;
     await atomicWriteFile(abs, bytes, {
       io: this.opts.io,
+      noFollow: true,
+      exclusive,
       ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
@@ -506,14 +512,20 @@ export class DocumentService {
     });
   }
 
-  async saveAs(id: DocId, userPath: string): Promise<DocSnapshot> {
+  /**
+   * Writes the document to a new path (see write-policy.ts): only with its format's extension,
+   * never a dot name or a link, and over an existing file only with `overwrite`.
+   */
+  async saveAs(id: DocId, userPath: string, overwrite = false): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
       const abs = await this.paths.resolve(userPath, 'write');
+      const display = this.paths.display(abs);
+      const { exists } = await checkWriteTarget({ abs, display, extensions: d.codec.extensions.map((e) => e.toLowerCase()), overwrite });
       for (const other of this.docs.values()) {
         if (other !== d && other.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
       }
-      await this.writeDocument(d, abs);
+      await this.writeDocument(d, abs, !exists);
       await this.recent.add(this.paths.display(abs));
       return this.changed(d);
     });
@@ -613,7 +625,9 @@ export class DocumentService {
   /**
    * A texture the model references: embedded in the file, or an image with that file name in the
    * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
-   * in a model can never reach outside the model's folder.
+   * in a model can never reach outside the model's folder, and only image types
+   * ({@link TEXTURE_EXTENSIONS}) are read from disk: never `secret.txt` or another model. The
+   * path policy keeps the lookup inside the roots (browser host). Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
@@ -625,7 +639,7 @@ export class DocumentService {
       /* fall back to files */
     }
     const base = name.split(/[\\/]/).pop() ?? '';
-    if (!base || base === '.' || base === '..') return null;
+    if (!base || base.startsWith('.') || !TEXTURE_EXTENSIONS.includes(extname(base).toLowerCase())) return null;
     const dir = dirname(d.abs);
     for (const folder of [dir, join(dir, 'textures')]) {
       let entries: FileEntry[];
@@ -651,10 +665,11 @@ export class DocumentService {
    * Writes the document's scene as a .glb file. `up` is the up axis the user chose in the
    * viewport; without it the format's guess applies, as in the viewport.
    */
-  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis): Promise<void> {
+  async exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis, overwrite = false): Promise<void> {
     const d = this.get(id);
     if (!this.opts.gltf) fail('internal', 'glTF export is not available in this build');
     const abs = await this.paths.resolve(userPath, 'write');
+    const { exists } = await checkWriteTarget({ abs, display: this.paths.display(abs), extensions: GLTF_EXTENSIONS, overwrite });
     const own = this.scene(id, lod);
     const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
@@ -663,7 +678,7 @@ export class DocumentService {
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }
-    await atomicWriteFile(abs, glb, { io: this.opts.io });
+    await atomicWriteFile(abs, glb, { io: this.opts.io, noFollow: true, exclusive: !exists });
   }
 
   async listDir(userDir: string): Promise<FileEntry[]> {

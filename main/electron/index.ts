@@ -56,7 +56,9 @@ const dispatch = createDispatcher(service, {
   },
   async saveDialog(suggested) {
     if (!win) return null;
-    const r = await dialog.showSaveDialog(win, { defaultPath: suggested });
+    // The dialog asks before replacing a file (Linux only does when told to), so the renderer then
+    // sends `overwrite: true`; the write policy (main/documents/write-policy.ts) still applies.
+    const r = await dialog.showSaveDialog(win, { defaultPath: suggested, properties: ['showOverwriteConfirmation', 'createDirectory'] });
     return r.canceled || !r.filePath ? null : r.filePath;
   },
 }, (channel, e) => console.error(`internal error on ${channel}:`, e));

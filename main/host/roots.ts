@@ -2,7 +2,10 @@
  * The browser host's file access: only inside the root folders the user named. Paths the renderer
  * sees are `LABEL/relative/path` (LABEL is the root folder's name); a request may also use an
  * absolute path that lies inside a root. Refused: `..` segments, absolute paths outside the roots,
- * and symlinks (or symlinked folders) whose target is outside the roots.
+ * and symlinks (or symlinked folders) whose target is outside the roots. A path to write is
+ * resolved up to its folder only: the file name itself is never followed (a link there is refused
+ * by the write policy, main/documents/write-policy.ts), and no part of it below the root may be
+ * hidden (start with a dot).
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -88,20 +91,29 @@ export class RootPaths implements PathPolicy {
 
   async resolve(userPath: string, intent: PathIntent): Promise<string> {
     const cand = this.candidate(userPath);
+    if (intent === 'write') return this.resolveWrite(cand, userPath);
     try {
       return await this.confined(await realpath(cand), userPath);
     } catch (e) {
       if (e instanceof AppErrorException) throw e;
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || intent !== 'write') throw new AppErrorException(toAppError(e, userPath));
+      throw new AppErrorException(toAppError(e, userPath));
     }
-    // A new file: its folder must exist and be inside a root.
+  }
+
+  /** The folder (which must exist) resolved and confined; the name kept as given: a write never follows it. */
+  private async resolveWrite(cand: string, userPath: string): Promise<string> {
     let dir: string;
     try {
       dir = await realpath(dirname(cand));
     } catch (e) {
       throw new AppErrorException(toAppError(e, userPath));
     }
-    return join(await this.confined(dir, userPath), basename(cand));
+    const abs = join(await this.confined(dir, userPath), basename(cand));
+    const root = this.rootOf(abs)!;
+    if (relative(root.real, abs).split(sep).some((s) => s.startsWith('.'))) {
+      fail('denied', `Hidden files and folders (names starting with a dot) are not written: ${userPath}`, { file: userPath });
+    }
+    return abs;
   }
 
   async list(userDir: string): Promise<FileEntry[]> {

@@ -2,11 +2,17 @@
  * The browser host: the document service behind a local HTTP + WebSocket server, so the renderer
  * runs in an ordinary browser (end-to-end tests, machines without Electron).
  *
- * Security model: bound to 127.0.0.1 only; a random per-run token must accompany every request
- * (header `x-lodsmith-token` or `?token=`; the page itself receives it once and sets a same-port
- * cookie that only unlocks the static files, never the API); the Host header must name the
- * loopback address (no DNS rebinding); a request from another origin is refused; bodies are size
- * limited; files are confined to the root folders (see roots.ts).
+ * Security model: bound to 127.0.0.1 only; a random per-run token must accompany every API
+ * request (header `x-lodsmith-token`) and every event socket (as a `Sec-WebSocket-Protocol`
+ * value `lodsmith.token.<token>`, since a browser cannot set headers on a WebSocket). The token
+ * reaches the page only in the printed address's fragment (`/#token=...`), which browsers never
+ * send to a server; the page keeps it in sessionStorage. No cookie is set or read (cookies for
+ * 127.0.0.1 reach every port of it, so another local service would learn them), and the token is
+ * never written into served HTML. The page and its assets are the public renderer bundle and are
+ * served without the token. The Host header must name the loopback address (no DNS rebinding); a
+ * request from another origin is refused; bodies are size limited; files are confined to the root
+ * folders (see roots.ts). Every refusal of the API is a 4xx with a one-line JSON error; nothing a
+ * server answers ever carries a stack.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,7 +20,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, relative, isAbsolute } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventChannel, EventMap, Result } from '../../shared/ipc/contract.ts';
+import type { AppError, EventChannel, EventMap, Result } from '../../shared/ipc/contract.ts';
 import { fail } from '../documents/app-error.ts';
 import { DocumentService, type GltfWriter } from '../documents/document-service.ts';
 import { createDispatcher, type Dispatch } from '../ipc/handlers.ts';
@@ -43,7 +49,7 @@ export interface HostOptions {
 }
 
 export interface Host {
-  /** The address to open, token included. */
+  /** The address to open, the token in its fragment (`http://127.0.0.1:PORT/#token=...`). */
   url: string;
   origin: string;
   port: number;
@@ -56,6 +62,23 @@ export interface Host {
 }
 
 export const TOKEN_HEADER = 'x-lodsmith-token';
+/** The subprotocol the event socket speaks, and the prefix of the one that carries the token. */
+export const WS_PROTOCOL = 'lodsmith';
+export const WS_TOKEN_PREFIX = 'lodsmith.token.';
+
+/** The HTTP status of an API answer that failed with `code`: refusals are 4xx, faults 5xx. */
+export function statusOf(code: AppError['code']): number {
+  switch (code) {
+    case 'invalid': return 400;
+    case 'denied': return 403;
+    case 'not-found': return 404;
+    case 'conflict': return 409;
+    case 'decode':
+    case 'encode': return 422;
+    case 'io':
+    case 'internal': return 500;
+  }
+}
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -70,14 +93,6 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
-  }
-  return undefined;
-}
-
 function csp(origin: string): string {
   const ws = origin.replace(/^http/, 'ws');
   return [
@@ -85,10 +100,6 @@ function csp(origin: string): string {
     `connect-src 'self' ${ws}`, "worker-src 'self' blob:", "font-src 'self' data:", "object-src 'none'",
     "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
   ].join('; ');
-}
-
-function escapeAttr(s: string): string {
-  return s.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
 /** Starts the host. Resolves once it listens; `close()` stops it and every connection. */
@@ -114,7 +125,6 @@ export async function startHost(opts: HostOptions): Promise<Host> {
 
   let port = 0;
   let origin = '';
-  const cookieName = () => `lodsmith-token-${port}`;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
   /** Sends a body given whole, or as parts written one after the other (an envelope's arrays). */
@@ -133,14 +143,30 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     res.end();
   }
 
-  /** 'ok', or the status to refuse with. Cookies count only for static files. */
-  function authorize(req: IncomingMessage, url: URL, allowCookie: boolean): 'ok' | 401 | 403 {
+  /** A one-line JSON error (never a stack): every refusal and failure of the API. */
+  function sendError(res: ServerResponse, status: number, error: AppError, headers: Record<string, string> = {}) {
+    send(res, status, `${JSON.stringify({ ok: false, error } satisfies Result<never>)}\n`, 'application/json; charset=utf-8', headers);
+  }
+
+  /** The Host and Origin checks every request passes: 'ok', or the status to refuse with. */
+  function sameSite(req: IncomingMessage): 'ok' | 403 {
     if (!allowedHosts().has(req.headers.host ?? '')) return 403;
     const o = req.headers.origin;
     if (o !== undefined && o !== origin && o !== origin.replace('127.0.0.1', 'localhost')) return 403;
-    const given = (req.headers[TOKEN_HEADER] as string | undefined) ?? url.searchParams.get('token') ?? (allowCookie ? cookieValue(req, cookieName()) : undefined);
+    return 'ok';
+  }
+
+  /** 'ok', or the status to refuse with. The token counts only where it is given: no cookie, no query. */
+  function authorize(req: IncomingMessage, given: string | undefined): 'ok' | 401 | 403 {
+    if (sameSite(req) !== 'ok') return 403;
     if (!given) return 401;
     return sameSecret(given, token) ? 'ok' : 403;
+  }
+
+  /** The token offered as a WebSocket subprotocol (`lodsmith.token.<token>`). */
+  function socketToken(req: IncomingMessage): string | undefined {
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    return offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length) || undefined;
   }
 
   async function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
@@ -156,11 +182,17 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     return new Uint8Array(Buffer.concat(chunks));
   }
 
-  async function api(req: IncomingMessage, res: ServerResponse, channel: string) {
-    if (req.method !== 'POST') return send(res, 405, 'Use POST', undefined, { allow: 'POST' });
+  async function api(req: IncomingMessage, res: ServerResponse, rawChannel: string) {
+    let channel: string;
+    try {
+      channel = decodeURIComponent(rawChannel);
+    } catch {
+      return sendError(res, 400, { code: 'invalid', message: 'Malformed percent-encoding in the API path' });
+    }
+    if (req.method !== 'POST') return sendError(res, 405, { code: 'invalid', message: 'Use POST' }, { allow: 'POST' });
     const body = await readBody(req);
     if (body === 'too-large') {
-      send(res, 413, encodeEnvelope({ ok: false, error: { code: 'invalid', message: `The request is larger than the limit of ${maxBody} bytes` } } satisfies Result<never>), ENVELOPE_TYPE, { connection: 'close' });
+      sendError(res, 413, { code: 'invalid', message: `The request is larger than the limit of ${maxBody} bytes` }, { connection: 'close' });
       req.destroy();
       return;
     }
@@ -168,19 +200,22 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     try {
       payload = body.length === 0 ? undefined : (decodeEnvelope(body) as { req?: unknown }).req;
     } catch (e) {
-      const msg = e instanceof WireError ? e.message : 'malformed request';
-      return send(res, 400, encodeEnvelope({ ok: false, error: { code: 'invalid', message: msg } }), ENVELOPE_TYPE);
+      return sendError(res, 400, { code: 'invalid', message: e instanceof WireError ? e.message : 'malformed request' });
     }
     const result = await dispatch(channel, payload);
-    const unknown = !result.ok && result.error.message.startsWith('Unknown channel');
+    if (!result.ok) {
+      // A refusal (4xx) or a failure (5xx) with a one-line JSON body: the AppError, no stack.
+      const unknown = result.error.message.startsWith('Unknown channel');
+      return sendError(res, unknown ? 404 : statusOf(result.error.code), result.error);
+    }
     const started = performance.now();
     // In parts: the typed arrays of the answer (a scene's vertex arrays) go out as they are.
     const answer = encodeEnvelopeParts(result);
     measureStage('host:encode', started, { channel, bytes: answer.length });
-    send(res, unknown ? 404 : 200, answer, ENVELOPE_TYPE);
+    send(res, 200, answer, ENVELOPE_TYPE);
   }
 
-  async function staticFile(res: ServerResponse, pathname: string, setCookie: boolean) {
+  async function staticFile(res: ServerResponse, pathname: string) {
     const dir = opts.rendererDir;
     if (!dir) return send(res, 404, 'The renderer is not built; run npm run serve');
     let rel: string;
@@ -201,10 +236,10 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     let body: Uint8Array = await readFile(file);
     const headers: Record<string, string> = { 'content-security-policy': csp(origin) };
     if (extname(file) === '.html') {
-      // The page learns the token from this meta tag; the app's own CSP meta is left to the header.
-      const html = body.toString().replace(/<head>/i, `<head>\n    <meta name="lodsmith-token" content="${escapeAttr(token)}" />`);
-      body = Buffer.from(html);
-      if (setCookie) headers['set-cookie'] = `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+      // The page's own CSP meta is written for the desktop app (file://, no network at all); here
+      // the header above is the policy, with this host's one WebSocket address. The token is never
+      // put into the page: it arrives in the address's fragment.
+      body = Buffer.from(body.toString().replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>\s*/i, ''));
     } else {
       headers['cache-control'] = 'no-cache';
     }
@@ -214,23 +249,29 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const isApi = url.pathname.startsWith('/api/');
-      const auth = authorize(req, url, !isApi);
-      if (auth !== 'ok') return send(res, auth, auth === 401 ? 'A token is required (open the URL printed by npm run serve)' : 'Forbidden');
-      if (isApi) return api(req, res, decodeURIComponent(url.pathname.slice(5)));
+      if (url.pathname.startsWith('/api/')) {
+        const auth = authorize(req, req.headers[TOKEN_HEADER] as string | undefined);
+        if (auth === 401) return sendError(res, 401, { code: 'denied', message: 'A token is required (open the address printed by npm run serve)' });
+        if (auth === 403) return sendError(res, 403, { code: 'denied', message: 'Forbidden: a wrong token, or a request from another site' });
+        return api(req, res, url.pathname.slice(5));
+      }
+      // The page and its assets: the public renderer bundle, no token (the token never travels
+      // to them), but still only for a loopback Host and our own origin.
+      if (sameSite(req) !== 'ok') return send(res, 403, 'Forbidden');
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
-      return staticFile(res, url.pathname, url.searchParams.has('token'));
+      return staticFile(res, url.pathname);
     })().catch((e: unknown) => {
       log(`request failed: ${(e as Error)?.stack ?? String(e)}`);
-      if (!res.headersSent) send(res, 500, 'Internal error');
+      if (!res.headersSent) sendError(res, 500, { code: 'internal', message: 'Internal error' });
       else res.destroy();
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // The answer names the plain subprotocol, never the one carrying the token.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const auth = url.pathname === '/events' ? authorize(req, url, false) : 404;
+    const auth = url.pathname === '/events' ? authorize(req, socketToken(req)) : 404;
     if (auth !== 'ok') {
       socket.end(`HTTP/1.1 ${auth} ${auth === 401 ? 'Unauthorized' : auth === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
@@ -258,7 +299,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
   }
 
   return {
-    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    url: `${origin}/#token=${encodeURIComponent(token)}`,
     origin,
     port,
     token,

@@ -39,13 +39,13 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:undo': (r) => svc.undo(r.id),
     'doc:redo': (r) => svc.redo(r.id),
     'doc:save': (r) => svc.save(r.id, r.options),
-    'doc:saveAs': (r) => svc.saveAs(r.id, r.path),
+    'doc:saveAs': (r) => svc.saveAs(r.id, r.path, r.overwrite === true),
     'doc:revert': (r) => svc.revert(r.id),
     'doc:exportNode': (r) => svc.exportNode(r.id, r.path),
     'doc:importNode': (r) => svc.importNode(r.id, r.path, r.bytes),
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
-    'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up),
+    'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up, r.overwrite === true),
   };
 }
 

@@ -53,13 +53,13 @@ export const requestSchemas = {
   'doc:undo': byId,
   'doc:redo': byId,
   'doc:save': z.object({ id: docId, options: z.object({ overwriteChanged: z.boolean().optional() }).optional() }),
-  'doc:saveAs': z.object({ id: docId, path: nonEmpty }),
+  'doc:saveAs': z.object({ id: docId, path: nonEmpty, overwrite: z.boolean().optional() }),
   'doc:revert': byId,
   'doc:exportNode': z.object({ id: docId, path: nodePath }),
   'doc:importNode': z.object({ id: docId, path: nodePath, bytes }),
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
-  'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional() }),
+  'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional(), overwrite: z.boolean().optional() }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -1,8 +1,11 @@
 /**
  * LodsmithApi over the browser host (`npm run serve`): invokes are HTTP POSTs to
- * `/api/<channel>`, events arrive over a WebSocket at `/events`. Both carry the per-run token,
- * which the page finds in its URL (`?token=`) or in the `<meta name="lodsmith-token">` the host
- * injects into index.html.
+ * `/api/<channel>`, events arrive over a WebSocket at `/events`. Both carry the per-run token:
+ * the `x-lodsmith-token` header on HTTP, and a `Sec-WebSocket-Protocol` value on the socket
+ * (a browser cannot set headers on a WebSocket). The page finds the token in its address's
+ * fragment (`/#token=...`, never sent to a server), keeps it in sessionStorage (so a reload of
+ * this tab still works, and no other site or port ever sees it) and removes it from the address.
+ * No cookie carries it.
  *
  * Payloads travel as binary envelopes so typed arrays (scenes, bytes, screenshots) cross without
  * base64, in the format of shared/ipc/wire.ts (the host server uses the same module).
@@ -12,6 +15,11 @@ import { ENVELOPE_TYPE, decodeEnvelope, encodeEnvelope } from '../../shared/ipc/
 import { markStage } from '../lib/stage-marks.ts';
 
 const TOKEN_HEADER = 'x-lodsmith-token';
+/** Must match main/host/server.ts. */
+const WS_PROTOCOL = 'lodsmith';
+const WS_TOKEN_PREFIX = 'lodsmith.token.';
+/** The sessionStorage key the page keeps its token under. */
+export const TOKEN_STORAGE_KEY = 'lodsmith-token';
 
 /** Where the client finds the host; defaults come from the page. Tests pass their own. */
 export interface HostClientOptions {
@@ -23,29 +31,36 @@ export interface HostClientOptions {
 }
 
 /**
- * The token from `?token=` or from the meta tag the host injects. A token found in the address
- * is then removed from it (history.replaceState), so it does not linger in the address bar,
- * bookmarks or screenshots; a reload still works because the host serves the page again with
- * the meta tag.
+ * The token from the address's fragment (`#token=...`), then kept in sessionStorage; the
+ * fragment is removed from the address (history.replaceState) so the token does not linger in
+ * the address bar, bookmarks or screenshots. Without a fragment, the token this tab stored before
+ * (a reload). Empty when neither: the host then refuses every request with a message that says
+ * to open the printed address.
  */
-function pageToken(): string {
-  if (typeof location !== 'undefined') {
-    const url = new URL(location.href);
-    const fromUrl = url.searchParams.get('token');
-    if (fromUrl) {
-      url.searchParams.delete('token');
-      try {
-        history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-      } catch {
-        /* not allowed here: keep the address as it is */
-      }
-      return fromUrl;
+export function pageToken(): string {
+  if (typeof location === 'undefined') return '';
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const fromUrl = fragment.get('token');
+  if (fromUrl) {
+    fragment.delete('token');
+    const rest = fragment.toString();
+    try {
+      history.replaceState(history.state, '', location.pathname + location.search + (rest ? `#${rest}` : ''));
+    } catch {
+      /* not allowed here: keep the address as it is */
     }
+    try {
+      sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl);
+    } catch {
+      /* storage disabled: this page still works until it is reloaded */
+    }
+    return fromUrl;
   }
-  if (typeof document !== 'undefined') {
-    return document.querySelector('meta[name="lodsmith-token"]')?.getAttribute('content') ?? '';
+  try {
+    return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
+  } catch {
+    return '';
   }
-  return '';
 }
 
 const unreachable: AppError = { code: 'io', message: 'The LodSmith host is not reachable (was `npm run serve` stopped?)' };
@@ -80,8 +95,8 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
 
   function connect(): void {
     if (!WS || disposed) return;
-    const url = `${base.replace(/^http/, 'ws')}/events?token=${encodeURIComponent(token)}`;
-    const s = new WS(url);
+    const url = `${base.replace(/^http/, 'ws')}/events`;
+    const s = new WS(url, [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${token}`]);
     s.binaryType = 'arraybuffer';
     s.onopen = () => {
       retry = 250;
@@ -110,8 +125,18 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
       } catch {
         return { ok: false, error: unreachable };
       }
-      if (res.status === 401 || res.status === 403) {
+      if (res.status === 401) {
         return { ok: false, error: { code: 'denied', message: 'The host refused the request: open the address (with its token) that `npm run serve` printed' } };
+      }
+      // Refusals and failures come as a one-line JSON error with a 4xx or 5xx status.
+      if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
+        try {
+          const r = (await res.json()) as Result<Res<C>>;
+          if (r && typeof r === 'object' && r.ok === false && r.error && typeof r.error.message === 'string') return r;
+        } catch {
+          /* fall through */
+        }
+        return { ok: false, error: { code: 'internal', message: `Unexpected answer from the host (HTTP ${res.status})` } };
       }
       try {
         const body = new Uint8Array(await res.arrayBuffer());

@@ -46,8 +46,9 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     const d = docs.active;
     if (!d) return;
     if (isElectron()) {
+      // The native dialog has already asked before replacing a file.
       const p = await docs.call('dialog:save', { suggested: d.path }, 'Could not show the save dialog');
-      if (p) await docs.saveAs(p);
+      if (p) await docs.saveAs(p, true);
     } else view.dialog = 'saveAs';
   }
   async function screenshot() {
@@ -65,8 +66,14 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     // The file is oriented as the viewport shows it: the user's up-axis choice, else the guess.
     const lod = view.lod.get(d.id);
     const up = view.upAxis.get(d.id);
-    const ok = await docs.call('doc:exportGltf', { id: d.id, path: target, ...(lod ? { lod } : {}), ...(up ? { up } : {}) }, 'glTF export failed');
-    if (ok !== undefined) docs.notice = `Exported ${target}`;
+    const path = target;
+    // The native dialog has already asked before replacing a file; in the browser the window asks.
+    const run = async (overwrite: boolean): Promise<void> => {
+      const ok = await docs.call('doc:exportGltf', { id: d.id, path, ...(lod ? { lod } : {}), ...(up ? { up } : {}), ...(overwrite ? { overwrite } : {}) }, 'glTF export failed', true);
+      if (ok !== undefined) docs.notice = `Exported ${path}`;
+      else if (overwrite || !docs.askReplace(path, () => run(true))) docs.showLastError('glTF export failed');
+    };
+    await run(isElectron());
   }
   const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders') => () => {
     view[key] = !view[key];

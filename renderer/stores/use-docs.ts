@@ -115,6 +115,8 @@ export const useDocs = defineStore('docs', () => {
   /** Picks up documents the service already holds (a reload of the window). */
   async function restore(): Promise<void> {
     const list = await call('doc:list', undefined, 'Could not list open documents', true);
+    // A page opened without the address's token (a new tab, a bookmark): say what to do.
+    if (!list && lastError?.code === 'denied') error.value = { title: 'The host refused this page', error: lastError };
     for (const s of list ?? []) accept(s);
     if (!activeId.value && docs.value[0]) activate(docs.value[0].id);
   }
@@ -227,10 +229,35 @@ export const useDocs = defineStore('docs', () => {
     return !!s;
   }
 
-  async function saveAs(path: string): Promise<boolean> {
+  /**
+   * A Save As or export whose target already exists: the window asks before replacing it, and
+   * `run` repeats the request with `overwrite` once the user agrees.
+   */
+  const replace = ref<{ path: string; message: string; run: () => Promise<unknown> } | null>(null);
+
+  /** Shows the last failure (of a quiet call) in the error banner. */
+  function showLastError(title: string): void {
+    if (lastError) error.value = { title, error: lastError };
+  }
+
+  /** Asks to replace when `lastError` says the target exists; true when it did. */
+  function askReplace(path: string, run: () => Promise<unknown>): boolean {
+    if (lastError?.code !== 'conflict' || !/already exists/.test(lastError.message)) return false;
+    replace.value = { path, message: lastError.message, run };
+    return true;
+  }
+
+  /** Saves the active document as `path`; an existing file is replaced only with `overwrite` (else the window asks). */
+  async function saveAs(path: string, overwrite = false): Promise<boolean> {
     const d = active.value;
     if (!d) return false;
-    const s = await call('doc:saveAs', { id: d.id, path }, `Could not save as ${path}`);
+    const title = `Could not save as ${path}`;
+    const s = await call('doc:saveAs', { id: d.id, path, ...(overwrite ? { overwrite } : {}) }, title, true);
+    if (!s && !overwrite && askReplace(path, async () => {
+      activate(d.id);
+      await saveAs(path, true);
+    })) return false;
+    if (!s && lastError) error.value = { title, error: lastError };
     if (s) {
       accept(s);
       notice.value = `Saved ${s.fileName}`;
@@ -370,7 +397,7 @@ export const useDocs = defineStore('docs', () => {
 
   return {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
-    error, notice, progress, busy, conflict,
+    error, notice, progress, busy, conflict, replace, askReplace, showLastError,
     call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,

@@ -90,7 +90,12 @@ export interface InvokeMap {
   'doc:undo': { req: { id: DocId }; res: DocSnapshot };
   'doc:redo': { req: { id: DocId }; res: DocSnapshot };
   'doc:save': { req: { id: DocId; options?: SaveOptions }; res: DocSnapshot };
-  'doc:saveAs': { req: { id: DocId; path: string }; res: DocSnapshot };
+  /**
+   * Writes the document to `path` (its format's extension only; never a dot name or a link).
+   * An existing file is replaced only with `overwrite: true` (the UI asks first); otherwise the
+   * answer is a 'conflict' error and nothing is written.
+   */
+  'doc:saveAs': { req: { id: DocId; path: string; overwrite?: boolean }; res: DocSnapshot };
   'doc:revert': { req: { id: DocId }; res: DocSnapshot };
   /** Raw bytes of a node (chunk export). */
   'doc:exportNode': { req: { id: DocId; path: NodePath }; res: Uint8Array };
@@ -100,8 +105,8 @@ export interface InvokeMap {
   'doc:screenshot': { req: { id: DocId; png: Uint8Array; name?: string }; res: DocSnapshot };
   /** Bytes of a texture referenced by the model (embedded or found next to the file). */
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
-  /** Exports the document (or one LOD) as glTF binary. */
-  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis }; res: void };
+  /** Exports the document (or one LOD) as glTF (`.glb` or `.gltf`); `overwrite` as for doc:saveAs. */
+  'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
 }
 
 /** Main -> renderer events. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ let root: string;
 let outside: string;
 let host: Host;
 const LIMIT = 64 * 1024;
+/** What the host logged (a stack may go to the log, never into a response). */
+const logged: string[] = [];
 
 interface Answer {
   status: number;
@@ -35,10 +37,55 @@ function raw(path: string, opts: { method?: string; headers?: Record<string, str
   });
 }
 
-async function call<T>(channel: string, req: unknown, headers: Record<string, string> = { 'x-lodsmith-token': host.token }): Promise<{ status: number; result?: Result<T> }> {
+/** An answer's body as the client reads it: a binary envelope (success) or a one-line JSON error. */
+function resultOf<T>(a: Answer): Result<T> | undefined {
+  if (a.body.length && a.body.subarray(0, 4).toString() === 'LSW1') return decodeEnvelope(new Uint8Array(a.body)) as Result<T>;
+  if (String(a.headers['content-type']).startsWith('application/json')) return JSON.parse(a.body.toString()) as Result<T>;
+  return undefined;
+}
+
+async function call<T>(channel: string, req: unknown, headers: Record<string, string> = { 'x-lodsmith-token': host.token }): Promise<{ status: number; result?: Result<T>; answer: Answer }> {
   const a = await raw(`/api/${channel}`, { method: 'POST', headers, body: encodeEnvelope({ req }) });
-  const result = a.body.length && a.body.subarray(0, 4).toString() === 'LSW1' ? (decodeEnvelope(new Uint8Array(a.body)) as Result<T>) : undefined;
-  return { status: a.status, ...(result ? { result } : {}) };
+  const result = resultOf<T>(a);
+  return { status: a.status, answer: a, ...(result ? { result } : {}) };
+}
+
+/** A refusal as the issue asks for it: a 4xx, a JSON body on one line, no stack. */
+function expectJsonRefusal(a: Answer, status: number, code?: string): void {
+  expect(a.status).toBe(status);
+  expect(String(a.headers['content-type'])).toMatch(/^application\/json/);
+  const text = a.body.toString();
+  expect(text.trimEnd().split('\n')).toHaveLength(1);
+  const parsed = JSON.parse(text) as { ok: boolean; error: { code: string; message: string } };
+  expect(parsed.ok).toBe(false);
+  if (code) expect(parsed.error.code).toBe(code);
+  expect(text).not.toMatch(/\bat .+:\d+:\d+|Error:|node:internal/);
+}
+
+/** Opens a WebSocket to /events; resolves 'open' with the chosen subprotocol, or 'refused'. */
+function socket(opts: { protocols?: string[]; query?: string; headers?: Record<string, string> } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const url = `${host.origin.replace('http', 'ws')}/events${opts.query ?? ''}`;
+    if (opts.headers) {
+      // A raw upgrade, so a Cookie header can be sent as a browser would.
+      const req = request({ hostname: '127.0.0.1', port: host.port, path: '/events', headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...opts.headers } });
+      req.on('upgrade', (_res, sock) => {
+        sock.destroy();
+        resolve('open');
+      });
+      req.on('response', () => resolve('refused'));
+      req.on('error', () => resolve('refused'));
+      req.end();
+      return;
+    }
+    const ws = new WebSocket(url, opts.protocols);
+    ws.onopen = () => {
+      const p = ws.protocol;
+      ws.close();
+      resolve(`open:${p}`);
+    };
+    ws.onerror = () => resolve('refused');
+  });
 }
 
 beforeAll(async () => {
@@ -54,9 +101,12 @@ beforeAll(async () => {
   await symlink(join(root, 'a.fake'), join(root, 'sub', 'inner-link.fake'));
   const renderer = join(base, 'renderer');
   await mkdir(renderer);
-  await writeFile(join(renderer, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
+  await writeFile(join(renderer, 'index.html'), '<!doctype html><html><head>\n<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; connect-src \'self\'" />\n<title>t</title></head><body></body></html>');
   await writeFile(join(base, 'not-served.txt'), 'x');
-  host = await startHost({ roots: [root], configDir: join(base, 'config'), rendererDir: renderer, maxRequestBytes: LIMIT, version: '9.9.9' });
+  host = await startHost({
+    roots: [root], configDir: join(base, 'config'), rendererDir: renderer, maxRequestBytes: LIMIT, version: '9.9.9',
+    gltf: () => new TextEncoder().encode('glTF'), log: (l) => logged.push(l),
+  });
 });
 
 afterAll(async () => {
@@ -74,31 +124,38 @@ describe('browser host: token', () => {
     expect(ok.result).toEqual({ ok: true, value: [] });
   });
 
-  it('accepts the token in the query, but never a cookie for the API', async () => {
-    const q = await raw(`/api/app:info?token=${encodeURIComponent(host.token)}`, { method: 'POST' });
-    expect(q.status).toBe(200);
-    expect(decodeEnvelope(new Uint8Array(q.body))).toMatchObject({ ok: true, value: { host: 'browser', version: '9.9.9', roots: ['models'] } });
-    const cookie = await raw('/api/app:info', { method: 'POST', headers: { cookie: `lodsmith-token-${host.port}=${host.token}` } });
-    expect(cookie.status).toBe(401);
+  it('accepts the token only in its header: neither a cookie nor the query unlocks the API', async () => {
+    const h = { 'x-lodsmith-token': host.token };
+    const ok = await raw('/api/app:info', { method: 'POST', headers: h });
+    expect(ok.status).toBe(200);
+    expect(decodeEnvelope(new Uint8Array(ok.body))).toMatchObject({ ok: true, value: { host: 'browser', version: '9.9.9', roots: ['models'] } });
+    // A cookie replayed by another local page (cookies for 127.0.0.1 reach every port) is nothing.
+    for (const cookie of [`lodsmith-token-${host.port}=${host.token}`, `lodsmith-token=${host.token}`, `token=${host.token}`]) {
+      expectJsonRefusal(await raw('/api/app:info', { method: 'POST', headers: { cookie } }), 401, 'denied');
+    }
+    expectJsonRefusal(await raw(`/api/app:info?token=${encodeURIComponent(host.token)}`, { method: 'POST' }), 401, 'denied');
   });
 
-  it('refuses the page and static files without the token', async () => {
-    expect((await raw('/')).status).toBe(401);
-    expect((await raw('/index.html')).status).toBe(401);
+  it('the address carries the token in its fragment, which browsers never send', () => {
+    const u = new URL(host.url);
+    expect(u.search).toBe('');
+    expect(u.hash).toBe(`#token=${encodeURIComponent(host.token)}`);
   });
 
-  it('serves the page with the token injected, a strict CSP and a cookie for the assets', async () => {
-    const page = await raw(`/?token=${host.token}`);
-    expect(page.status).toBe(200);
-    expect(page.body.toString()).toContain(`<meta name="lodsmith-token" content="${host.token}" />`);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
-    const setCookie = String(page.headers['set-cookie']);
-    expect(setCookie).toContain('HttpOnly');
-    expect(setCookie).toContain('SameSite=Strict');
-    const again = await raw('/index.html', { headers: { cookie: `lodsmith-token-${host.port}=${host.token}` } });
-    expect(again.status).toBe(200);
+  it('serves the page without the token in it and without any cookie, with a strict CSP header', async () => {
+    for (const path of ['/', '/index.html', `/?token=${host.token}`]) {
+      const page = await raw(path, { headers: { cookie: `lodsmith-token-${host.port}=${host.token}` } });
+      expect(page.status, path).toBe(200);
+      expect(page.body.toString()).not.toContain(host.token);
+      expect(page.headers['set-cookie'], path).toBeUndefined();
+      expect(JSON.stringify(page.headers)).not.toContain(host.token);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['content-security-policy']).toContain(`connect-src 'self' ws://127.0.0.1:${host.port}`);
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      // The desktop app's meta policy (no network at all) would block the host's socket: it is left out here.
+      expect(page.body.toString()).not.toContain('http-equiv');
+    }
   });
 
   it('does not serve files outside the renderer folder', async () => {
@@ -131,20 +188,48 @@ describe('browser host: network', () => {
 
   it('limits the request size', async () => {
     const big = await call('doc:importNode', { id: 'doc-1', path: ['items', 0], bytes: new Uint8Array(LIMIT + 1) });
-    expect(big.status).toBe(413);
-    expect(big.result).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expectJsonRefusal(big.answer, 413, 'invalid');
     // The server is still fine afterwards.
     expect((await call('doc:list', undefined)).status).toBe(200);
   });
 
   it('answers malformed bodies and unknown channels with errors, not crashes', async () => {
     const junk = await raw('/api/doc:open', { method: 'POST', headers: { 'x-lodsmith-token': host.token }, body: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]) });
-    expect(junk.status).toBe(400);
-    expect((await call('doc:nuke', {})).status).toBe(404);
+    expectJsonRefusal(junk, 400, 'invalid');
+    expectJsonRefusal((await call('doc:nuke', {})).answer, 404, 'invalid');
     const bad = await call('doc:open', { path: 42 });
-    expect(bad.result).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expectJsonRefusal(bad.answer, 400, 'invalid');
     expect(bad.result!.ok ? '' : bad.result!.error.message).toContain('path');
-    expect((await raw('/api/doc:list', { headers: { 'x-lodsmith-token': host.token } })).status).toBe(405);
+    expectJsonRefusal(await raw('/api/doc:list', { headers: { 'x-lodsmith-token': host.token } }), 405);
+    expectJsonRefusal((await call('doc:close', { id: 'doc-none' })).answer, 404, 'not-found');
+  });
+
+  it('answers a malformed percent-encoding in an /api path with 400, and logs no stack for it', async () => {
+    const before = logged.length;
+    for (const path of ['/api/%E0%A4%A', '/api/doc%ZZlist', '/api/%', '/api/%C0%80']) {
+      const a = await raw(path, { method: 'POST', headers: { 'x-lodsmith-token': host.token } });
+      expectJsonRefusal(a, 400, 'invalid');
+      expect(a.body.toString()).toContain('percent-encoding');
+    }
+    expect(logged.slice(before).join('\n')).not.toContain('URIError');
+    // Still fine afterwards.
+    expect((await call('doc:list', undefined)).status).toBe(200);
+  });
+
+  it('no answer carries a stack, whatever is thrown at it', async () => {
+    const h = { 'x-lodsmith-token': host.token };
+    const tries: Answer[] = [
+      await raw('/api/%E0%A4%A', { method: 'POST', headers: h }),
+      await raw('/api/doc:open', { method: 'POST', headers: h, body: new Uint8Array([0x4c, 0x53, 0x57, 0x31, 0xff, 0xff, 0xff, 0xff]) }),
+      await raw('/api/doc:edit', { method: 'POST', headers: h, body: encodeEnvelope({ req: { id: 'x', command: { op: 'nope' } } }) }),
+      await raw('/api/doc:open', { method: 'POST', headers: h, body: encodeEnvelope({ req: { path: 'models/sub' } }) }),
+      await raw('/%E0%A4%A'),
+      await raw('/api/', { method: 'POST', headers: h }),
+    ];
+    for (const a of tries) {
+      expect(a.status).toBeGreaterThanOrEqual(400);
+      expect(a.body.toString()).not.toMatch(/\n\s+at |node:internal|URIError/);
+    }
   });
 });
 
@@ -173,6 +258,7 @@ describe('browser host: file access stays inside the roots', () => {
     it(`refuses ${what}`, async () => {
       const r = await call('doc:open', { path: path() });
       expect(r.result).toMatchObject({ ok: false, error: { code: 'denied' } });
+      expectJsonRefusal(r.answer, 403, 'denied');
     });
   }
 
@@ -265,21 +351,141 @@ describe('browser host: the client API end to end', () => {
     }
   });
 
-  it('refuses WebSocket connections without the token', async () => {
-    const outcome = await new Promise<string>((resolve) => {
-      const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/events`);
-      ws.onopen = () => resolve('open');
-      ws.onerror = () => resolve('refused');
+  it('takes the socket token only as a subprotocol, and answers with the plain one', async () => {
+    expect(await socket()).toBe('refused');
+    expect(await socket({ query: `?token=${host.token}` })).toBe('refused');
+    expect(await socket({ headers: { cookie: `lodsmith-token-${host.port}=${host.token}` } })).toBe('refused');
+    expect(await socket({ protocols: ['lodsmith', 'lodsmith.token.wrong'] })).toBe('refused');
+    expect(await socket({ protocols: ['lodsmith', `lodsmith.token.${host.token}`] })).toBe('open:lodsmith');
+    // The raw handshake, to see the answer's headers: the token is not echoed back.
+    const answer = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request({ hostname: '127.0.0.1', port: host.port, path: '/events', headers: {
+        connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-protocol': `lodsmith, lodsmith.token.${host.token}`,
+      } });
+      req.on('upgrade', (res, sock) => {
+        sock.destroy();
+        resolve(res.headers);
+      });
+      req.on('error', reject);
+      req.end();
     });
-    expect(outcome).toBe('refused');
-    const ok = await new Promise<string>((resolve) => {
-      const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/events?token=${host.token}`);
-      ws.onopen = () => {
-        ws.close();
-        resolve('open');
-      };
-      ws.onerror = () => resolve('refused');
+    expect(answer['sec-websocket-protocol']).toBe('lodsmith');
+    expect(JSON.stringify(answer)).not.toContain(host.token);
+  });
+});
+
+describe('browser host: save policy', () => {
+  let id = '';
+  const original = fakeFile([{ value: 1, name: 'one' }, { value: 2, name: 'two' }]);
+  const exists = (p: string) => lstat(p).then(() => true, () => false);
+
+  beforeAll(async () => {
+    await mkdir(join(root, 'save'));
+    await mkdir(join(root, '.hidden-dir'));
+    await mkdir(join(root, 'save', 'folder.fake'));
+    await writeFile(join(root, 'save', 'target.fake'), fakeFile([{ value: 7, name: 'target' }]));
+    await symlink(join(root, 'save', 'target.fake'), join(root, 'save', 'live.fake'));
+    await symlink(join(root, 'save', 'nowhere.fake'), join(root, 'save', 'dangling.fake'));
+    await symlink(join(root, 'save', 'target.fake'), join(root, 'save', 'live.glb'));
+    await symlink(join(root, 'save', 'nowhere.glb'), join(root, 'save', 'dangling.glb'));
+    const r = await call<DocSnapshot>('doc:open', { path: 'models/a.fake' });
+    id = r.result!.ok ? r.result!.value.id : '';
+  });
+
+  const names: [string, string][] = [
+    ['a text file', 'models/save/notes.txt'],
+    ['a dot file', 'models/save/.bashrc'],
+    ['an executable', 'models/save/pwn.exe'],
+    ['a hidden model', 'models/save/.hidden.fake'],
+    ['a name without extension', 'models/save/model'],
+    ['a model of another format', 'models/save/other.p3d'],
+    ['a file in a hidden folder', 'models/.hidden-dir/x.fake'],
+  ];
+  for (const [what, path] of names) {
+    it(`Save As refuses ${what} with a 403 and writes nothing`, async () => {
+      const before = await readdir(join(root, 'save'));
+      const r = await call('doc:saveAs', { id, path, overwrite: true });
+      expectJsonRefusal(r.answer, 403, 'denied');
+      expect(await readdir(join(root, 'save'))).toEqual(before);
+      expect(await readdir(join(root, '.hidden-dir'))).toEqual([]);
     });
-    expect(ok).toBe('open');
+  }
+
+  it('Export refuses other extensions and dot names, and accepts .glb and .gltf', async () => {
+    for (const path of ['models/save/export.txt', 'models/save/.x.glb', 'models/save/x.fake', 'models/save/x.exe']) {
+      expectJsonRefusal((await call('doc:exportGltf', { id, path, overwrite: true })).answer, 403, 'denied');
+      expect(await exists(join(root, path.slice('models/'.length)))).toBe(false);
+    }
+    for (const path of ['models/save/out.glb', 'models/save/out.gltf']) {
+      expect((await call('doc:exportGltf', { id, path })).result).toEqual({ ok: true, value: null });
+      expect(await readFile(join(root, path.slice('models/'.length)), 'utf8')).toBe('glTF');
+    }
+  });
+
+  it('never writes through or replaces a symlink, live or dangling', async () => {
+    const target = await readFile(join(root, 'save', 'target.fake'));
+    for (const [channel, path] of [['doc:saveAs', 'models/save/live.fake'], ['doc:saveAs', 'models/save/dangling.fake'], ['doc:exportGltf', 'models/save/live.glb'], ['doc:exportGltf', 'models/save/dangling.glb']] as const) {
+      const r = await call(channel, { id, path, overwrite: true });
+      expectJsonRefusal(r.answer, 403, 'denied');
+      expect(r.result!.ok ? '' : r.result!.error.message).toContain('symbolic link');
+      expect((await lstat(join(root, path.slice('models/'.length)))).isSymbolicLink()).toBe(true);
+    }
+    expect(await readFile(join(root, 'save', 'target.fake'))).toEqual(target);
+    expect(await exists(join(root, 'save', 'nowhere.fake'))).toBe(false);
+    expect(await exists(join(root, 'save', 'nowhere.glb'))).toBe(false);
+    expect((await readdir(join(root, 'save'))).filter((n) => n.endsWith('.bak') || n.endsWith('tmp'))).toEqual([]);
+  });
+
+  it('refuses to replace a folder', async () => {
+    expectJsonRefusal((await call('doc:saveAs', { id, path: 'models/save/folder.fake', overwrite: true })).answer, 403, 'denied');
+  });
+
+  it('overwrites an existing file only when the request says so', async () => {
+    const target = join(root, 'save', 'target.fake');
+    const before = await readFile(target);
+    const refused = await call('doc:saveAs', { id, path: 'models/save/target.fake' });
+    expectJsonRefusal(refused.answer, 409, 'conflict');
+    expect(refused.result!.ok ? '' : refused.result!.error.message).toContain('already exists');
+    expect(await readFile(target)).toEqual(before);
+    expect(await exists(`${target}.bak`)).toBe(false);
+    const gltfRefused = await call('doc:exportGltf', { id, path: 'models/save/out.glb' });
+    expectJsonRefusal(gltfRefused.answer, 409, 'conflict');
+
+    const saved = await call<DocSnapshot>('doc:saveAs', { id, path: 'models/save/target.fake', overwrite: true });
+    expect(saved.status).toBe(200);
+    expect(saved.result).toMatchObject({ ok: true, value: { path: 'models/save/target.fake' } });
+    expect(new Uint8Array(await readFile(target))).toEqual(original);
+    expect(await readFile(`${target}.bak`)).toEqual(before);
+  });
+
+  it('a new name inside the root is written', async () => {
+    const r = await call<DocSnapshot>('doc:saveAs', { id, path: 'models/save/new.fake' });
+    expect(r.status).toBe(200);
+    expect(new Uint8Array(await readFile(join(root, 'save', 'new.fake')))).toEqual(original);
+  });
+});
+
+describe('browser host: textures', () => {
+  it('serves only texture types from the model folder, never other files', async () => {
+    await mkdir(join(root, 'tex'));
+    await writeFile(join(root, 'tex', 'm.fake'), fakeFile([{ value: 1, name: 'm' }]));
+    await writeFile(join(root, 'tex', 'other.fake'), fakeFile([{ value: 2, name: 'other' }]));
+    await writeFile(join(root, 'tex', 'secret.txt'), 'secret');
+    await writeFile(join(root, 'tex', 'notes'), 'notes');
+    await writeFile(join(root, 'tex', 'm.fake.bak'), 'backup');
+    const types = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
+    for (const t of types) await writeFile(join(root, 'tex', `wood${t}`), `image${t}`);
+    await writeFile(join(root, 'tex', 'UPPER.PAA'), 'upper');
+    const r = await call<DocSnapshot>('doc:open', { path: 'models/tex/m.fake' });
+    const id = r.result!.ok ? r.result!.value.id : '';
+    for (const name of ['secret.txt', 'other.fake', 'm.fake', 'notes', 'm.fake.bak', 'textures\\secret.txt', '../a.fake']) {
+      expect((await call('doc:texture', { id, name })).result, name).toEqual({ ok: true, value: null });
+    }
+    for (const t of types) {
+      const got = await call<Uint8Array>('doc:texture', { id, name: `data\\wood${t}` });
+      expect(got.result, t).toEqual({ ok: true, value: new TextEncoder().encode(`image${t}`) });
+    }
+    expect((await call('doc:texture', { id, name: 'upper.paa' })).result).toEqual({ ok: true, value: new TextEncoder().encode('upper') });
   });
 });

@@ -54,6 +54,62 @@ describe('atomicWriteFile', () => {
     expect(new Uint8Array(await readFile(real))).toEqual(bytes(9));
   });
 
+  it('with noFollow refuses a live or a dangling symlink and leaves both links as they were', async () => {
+    const real = join(dir, 'real.bin');
+    await writeFile(real, bytes(1));
+    await symlink(real, join(dir, 'live.bin'));
+    await symlink(join(dir, 'gone.bin'), join(dir, 'dangling.bin'));
+    for (const name of ['live.bin', 'dangling.bin']) {
+      const err = await rejection(atomicWriteFile(join(dir, name), bytes(9), { noFollow: true }));
+      expect(err.appError.code).toBe('denied');
+      expect(err.appError.message).toContain('symbolic link');
+      expect((await fsp.lstat(join(dir, name))).isSymbolicLink()).toBe(true);
+    }
+    expect(new Uint8Array(await readFile(real))).toEqual(bytes(1));
+    expect((await readdir(dir)).sort()).toEqual(['dangling.bin', 'live.bin', 'real.bin']);
+  });
+
+  it('with exclusive creates a new file but never replaces one, even one that appears meanwhile', async () => {
+    const f = join(dir, 'new.bin');
+    expect(await atomicWriteFile(f, bytes(1), { exclusive: true })).toEqual({ path: f, backup: null });
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    const there = await rejection(atomicWriteFile(f, bytes(2), { exclusive: true }));
+    expect(there.appError.code).toBe('conflict');
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    // A file created by someone else between the check and the final step is not replaced.
+    const late = join(dir, 'late.bin');
+    const err = await rejection(atomicWriteFile(late, bytes(3), { exclusive: true, onStep: async (s) => void (s === 'temp-synced' && (await writeFile(late, 'theirs'))) }));
+    expect(err.appError.code).toBe('conflict');
+    expect(await readFile(late, 'utf8')).toBe('theirs');
+    expect((await readdir(dir)).sort()).toEqual(['late.bin', 'new.bin']);
+  });
+
+  it('when NAME.bak is a folder, the error names NAME.bak and nothing is written', async () => {
+    const f = join(dir, 'm.bin');
+    await writeFile(f, bytes(1));
+    await fsp.mkdir(`${f}.bak`);
+    const err = await rejection(atomicWriteFile(f, bytes(2)));
+    expect(err.appError.message).toBe(`Cannot keep the previous version as ${f}.bak: it is a folder. Move it away and save again; nothing was written.`);
+    expect(err.appError.file).toBe(`${f}.bak`);
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    expect((await readdir(dir)).sort()).toEqual(['m.bin', 'm.bin.bak']);
+    expect(await readdir(`${f}.bak`)).toEqual([]);
+  });
+
+  it('a backup that cannot be renamed into place is named in the error', async () => {
+    const f = join(dir, 'm.bin');
+    await writeFile(f, bytes(1));
+    const rename: typeof fsp.rename = async (a, b) => {
+      if (String(b) === `${f}.bak`) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      return fsp.rename(a, b);
+    };
+    const err = await rejection(atomicWriteFile(f, bytes(2), { io: { rename } }));
+    expect(err.appError.message).toContain(`as ${f}.bak`);
+    expect(err.appError.file).toBe(`${f}.bak`);
+    expect(new Uint8Array(await readFile(f))).toEqual(bytes(1));
+    expect(await readdir(dir)).toEqual(['m.bin']);
+  });
+
   it('aborts when verification throws, leaving the original and no temp files', async () => {
     const f = join(dir, 'm.bin');
     await writeFile(f, bytes(1));

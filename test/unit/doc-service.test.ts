@@ -327,6 +327,47 @@ describe('DocumentService saving', () => {
   });
 });
 
+describe('DocumentService save policy (the desktop app: any local path, same rules)', () => {
+  it('Save As and export accept only their extensions, no dot names, no links, no silent overwrite', async () => {
+    const file = await writeModel('m.fake');
+    const svc = service({ gltf: () => new Uint8Array([1]) });
+    const { id } = await svc.open(file);
+    for (const name of ['notes.txt', '.bashrc', 'pwn.exe', '.hidden.fake', 'x.p3d', 'noext']) {
+      expect(await appError(svc.saveAs(id, join(dir, name), true)), name).toMatchObject({ code: 'denied' });
+    }
+    for (const name of ['export.txt', '.x.glb', 'x.fake']) {
+      expect(await appError(svc.exportGltf(id, join(dir, name), undefined, undefined, true)), name).toMatchObject({ code: 'denied' });
+    }
+    await writeModel('other.fake', [{ value: 3, name: 'other' }]);
+    await symlink(join(dir, 'other.fake'), join(dir, 'live.fake'));
+    await symlink(join(dir, 'none.fake'), join(dir, 'dangling.fake'));
+    for (const name of ['live.fake', 'dangling.fake']) {
+      expect(await appError(svc.saveAs(id, join(dir, name), true)), name).toMatchObject({ code: 'denied' });
+    }
+    expect(await appError(svc.saveAs(id, join(dir, 'other.fake')))).toMatchObject({ code: 'conflict', message: expect.stringContaining('already exists') });
+    expect(await appError(svc.saveAs(id, file))).toMatchObject({ code: 'conflict' });
+    expect((await readdir(dir)).filter((n) => n !== 'config').sort()).toEqual(['dangling.fake', 'live.fake', 'm.fake', 'other.fake']);
+    expect(new Uint8Array(await readFile(join(dir, 'other.fake')))).toEqual(fakeFile([{ value: 3, name: 'other' }]));
+    await svc.saveAs(id, join(dir, 'other.fake'), true);
+    expect(new Uint8Array(await readFile(join(dir, 'other.fake')))).toEqual(fakeFile([{ value: 1, name: 'a' }, { value: 2, name: 'bb' }]));
+    await svc.exportGltf(id, join(dir, 'out.glb'));
+    expect(await appError(svc.exportGltf(id, join(dir, 'out.glb')))).toMatchObject({ code: 'conflict' });
+    await svc.exportGltf(id, join(dir, 'out.glb'), undefined, undefined, true);
+  });
+
+  it('Save refuses when the document file was replaced by a link meanwhile', async () => {
+    const file = await writeModel('m.fake');
+    await writeModel('elsewhere.fake');
+    const svc = service();
+    const { id } = await svc.open(file);
+    await rm(file);
+    await symlink(join(dir, 'elsewhere.fake'), file);
+    await svc.edit(id, { op: 'set', path: ['items', 0, 'value'], value: 5 });
+    expect(await appError(svc.save(id, { overwriteChanged: true }))).toMatchObject({ code: 'denied' });
+    expect(new Uint8Array(await readFile(join(dir, 'elsewhere.fake')))).toEqual(fakeFile([{ value: 1, name: 'a' }, { value: 2, name: 'bb' }]));
+  });
+});
+
 describe('DocumentService node bytes, screenshots, textures', () => {
   it('exports a node and imports bytes over another, undoably', async () => {
     const svc = service();
@@ -373,6 +414,12 @@ describe('DocumentService node bytes, screenshots, textures', () => {
     expect(await svc.texture(id, 'data\\textures\\wood.png')).toEqual(new Uint8Array([9, 9]));
     expect(await svc.texture(id, '../m.fake.bak')).toBeNull();
     expect(await svc.texture(id, '..')).toBeNull();
+    // Only image types: never another file beside the model.
+    await writeFile(join(dir, 'secret.txt'), 'secret');
+    await writeModel('other.fake');
+    for (const name of ['secret.txt', 'other.fake', 'm.fake']) expect(await svc.texture(id, name), name).toBeNull();
+    await writeFile(join(dir, 'hull.paa'), new Uint8Array([7]));
+    expect(await svc.texture(id, 'p:\\ca\\hull.PAA')).toEqual(new Uint8Array([7]));
   });
 });
 

@@ -14,6 +14,8 @@ import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, S
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
+import { arrayPage, checkElementEdit } from '../../shared/model/array-view.ts';
+import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
 import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
@@ -355,6 +357,23 @@ export class DocumentService {
     }
   }
 
+  /**
+   * The editors' questions (`editor-query.ts`). Array pages work for every format (the codec may
+   * name the columns); the rest is the codec's. Null when there is no answer.
+   */
+  query(id: DocId, q: EditorQuery): unknown {
+    const d = this.get(id);
+    try {
+      if (q.kind === 'array') {
+        const codec = d.codec;
+        return arrayPage(d.tree, q.path, q.start, q.count, (name, data, at) => codec.arrayLayout?.(d.tree, name, data, at)) ?? null;
+      }
+      return d.codec.query?.(d.tree, q) ?? null;
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
+    }
+  }
+
   /** The document as it would be saved now (the original bytes while clean). */
   private currentBytes(d: OpenDocument): Uint8Array {
     if (!this.dirty(d)) return d.original;
@@ -389,7 +408,8 @@ export class DocumentService {
   private applyEdit(d: OpenDocument, command: EditCommand): void {
     let refused: string | undefined;
     try {
-      refused = d.codec.checkEdit?.(d.tree, command);
+      // A typed array would store 300 in a byte as 44: such values are refused for every format.
+      refused = checkElementEdit(d.tree, command) ?? d.codec.checkEdit?.(d.tree, command);
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
     }

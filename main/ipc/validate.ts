@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import type { AppError, InvokeChannel, Req } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
+import type { EditorQuery } from '../../shared/model/editor-query.ts';
+import { MAX_PAGE_ROWS } from '../../shared/model/array-view.ts';
 
 /** Generous but finite: no legitimate path or id comes near these. */
 const MAX_TEXT = 4096;
@@ -30,6 +32,24 @@ const editCommand: z.ZodType<EditCommand> = z.lazy(() =>
   ]),
 ) as z.ZodType<EditCommand>;
 
+const finite = z.number().finite();
+const row = z.number().int().nonnegative();
+/** The editors' questions (editor-query.ts); each shape checked here, the codec judges the values. */
+const editorQuery: z.ZodType<EditorQuery> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('array'), path: nodePath, start: row, count: z.number().int().min(0).max(MAX_PAGE_ROWS) }),
+  z.object({ kind: z.literal('highlight'), path: nodePath, row: row.optional() }),
+  z.object({ kind: z.literal('p3d-lods') }),
+  z.object({ kind: z.literal('p3d-groups'), lod: row }),
+  z.object({ kind: z.literal('p3d-proxies'), lod: row }),
+  z.object({ kind: z.literal('p3d-selections'), lod: row }),
+  z.object({ kind: z.literal('p3d-group-highlight'), lod: row, group: text }),
+  z.object({ kind: z.literal('p3d-group-path'), lod: row, group: text, field: z.enum(['texture', 'material']), value: text }),
+  z.object({
+    kind: z.literal('p3d-proxy-edit'), lod: row, proxy: row, path: text.optional(),
+    position: z.array(finite).length(3).optional(), axes: z.array(finite).length(9).optional(),
+  }),
+]) as z.ZodType<EditorQuery>;
+
 const none = z.union([z.undefined(), z.null(), z.object({}).strict()]).transform(() => undefined);
 const byId = z.object({ id: docId });
 
@@ -47,6 +67,7 @@ export const requestSchemas = {
   'doc:close': byId,
   'doc:inspect': z.object({ id: docId, path: nodePath }),
   'doc:scene': z.object({ id: docId, lod: text.optional() }),
+  'doc:query': z.object({ id: docId, query: editorQuery }),
   'doc:bytes': z.object({ id: docId, start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }),
   'doc:edit': z.object({ id: docId, command: editCommand }),
   'doc:create': z.object({ id: docId, parent: nodePath, kind: nonEmpty }),

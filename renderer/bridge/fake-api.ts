@@ -8,6 +8,7 @@ import type { AppError, DocSnapshot, EventChannel, EventMap, InvokeChannel, Lods
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { getAt } from '../../shared/model/path.ts';
+import { arrayPage } from '../../shared/model/array-view.ts';
 
 interface FakeDoc {
   id: string;
@@ -157,6 +158,11 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     'doc:scene': ({ id, lod }) => {
       const d = get(id);
       return d.codec.toScene(d.doc, lod ? { lod } : {});
+    },
+    'doc:query': ({ id, query }) => {
+      const d = get(id);
+      if (query.kind === 'array') return arrayPage(d.doc, query.path, query.start, query.count, (n, data, at) => d.codec.arrayLayout?.(d.doc, n, data, at)) ?? null;
+      return d.codec.query?.(d.doc, query) ?? null;
     },
     'doc:bytes': ({ id, start, end }) => {
       const d = get(id);

@@ -21,6 +21,23 @@ export function eulerDegToQuat(e: readonly number[]): number[] {
   return [round(q.x, 7), round(q.y, 7), round(q.z, 7), round(q.w, 7)];
 }
 
+/** A proxy's x, y, z axes (nine numbers) as XYZ Euler angles in degrees. */
+export function axesToEulerDeg(axes: readonly number[]): Vec3 {
+  const v = (k: number) => new Vector3(axes[k] ?? 0, axes[k + 1] ?? 0, axes[k + 2] ?? 0);
+  const e = new Euler().setFromRotationMatrix(new Matrix4().makeBasis(v(0), v(3), v(6)), 'XYZ');
+  return [round(MathUtils.radToDeg(e.x), 3), round(MathUtils.radToDeg(e.y), 3), round(MathUtils.radToDeg(e.z), 3)];
+}
+
+/** XYZ Euler angles in degrees to x, y, z axes (nine numbers). */
+export function eulerDegToAxes(e: readonly number[]): number[] {
+  const m = new Matrix4().makeRotationFromEuler(new Euler(MathUtils.degToRad(e[0] ?? 0), MathUtils.degToRad(e[1] ?? 0), MathUtils.degToRad(e[2] ?? 0), 'XYZ'));
+  const x = new Vector3();
+  const y = new Vector3();
+  const z = new Vector3();
+  m.extractBasis(x, y, z);
+  return [...x.toArray(), ...y.toArray(), ...z.toArray()].map((n) => round(n, 7));
+}
+
 export interface Trs {
   position: Vec3;
   rotation: Vec3;

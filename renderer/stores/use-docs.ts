@@ -7,6 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
 import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
+import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
 import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
@@ -184,6 +185,25 @@ export const useDocs = defineStore('docs', () => {
     const d = active.value;
     if (!d) return null;
     return (await call('doc:inspect', { id: d.id, path }, 'Could not inspect the node', true)) ?? null;
+  }
+
+  /** Asks the document an editor question (`editor-query.ts`); null when there is no answer or it failed. */
+  async function query<T>(q: EditorQuery): Promise<T | null> {
+    const d = active.value;
+    if (!d) return null;
+    return ((await call('doc:query', { id: d.id, query: q }, 'Could not read the document', true)) as T | undefined) ?? null;
+  }
+
+  /**
+   * Asks the codec to plan an edit (`p3d-group-path`, `p3d-proxy-edit`) and sends it through
+   * doc:edit: the one command path, so undo and checkEdit apply. Returns the refusal, if any.
+   */
+  async function editPlanned(q: EditorQuery): Promise<AppError | undefined> {
+    const d = active.value;
+    if (!d) return { code: 'invalid', message: 'No document is open' };
+    const cmd = (await call('doc:query', { id: d.id, query: q }, 'Edit refused', true)) as EditCommand | null | undefined;
+    if (!cmd) return lastError ?? { code: 'invalid', message: 'Nothing to change' };
+    return edit(cmd);
   }
 
   /**
@@ -399,7 +419,7 @@ export const useDocs = defineStore('docs', () => {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
     call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, edit, undo, redo, revert, save, saveAs, create, remove, move,
+    refreshInspection, inspect, query, editPlanned, edit, undo, redo, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
   };
 });

@@ -3,8 +3,9 @@ import { defineStore } from 'pinia';
 import { markRaw, reactive, ref, shallowRef } from 'vue';
 import type { Viewport } from '../viewport/viewport.ts';
 import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
+import type { Highlight } from '../../shared/model/editor-query.ts';
 
-export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights';
+export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights' | 'selections';
 export type BottomTab = 'problems' | 'hex';
 
 export const useView = defineStore('view', () => {
@@ -25,6 +26,8 @@ export const useView = defineStore('view', () => {
    * `upAxis` (the codec's guess) applies; the document's data is never rotated.
    */
   const upAxis = reactive(new Map<string, UpAxis>());
+  /** Points, faces or axes marked in the viewport (a named selection, a proxy, an array row). */
+  const highlight = shallowRef<Highlight | null>(null);
   const clip = ref(-1);
   const playing = ref(false);
   const time = ref(0);
@@ -71,7 +74,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    highlight, rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -13,6 +13,8 @@ import { upAxisMatrix } from '../../shared/scene/up-axis.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { applyClip, buildScene, type BuiltScene, type TextureResolver } from './scene-builder.ts';
 import { expandByObjectPrecise } from './bounds.ts';
+import { buildHighlight, disposeHighlight } from './highlight.ts';
+import type { Highlight } from '../../shared/model/editor-query.ts';
 import { markStage } from '../lib/stage-marks.ts';
 
 export interface ViewOptions {
@@ -56,6 +58,7 @@ export class Viewport {
   private colliderObjects: { obj: THREE.Object3D; c: SceneCollider }[] = [];
   private opts: ViewOptions = { wireframe: false, normals: false, bounds: false, grid: true, skeleton: false, colliders: true, hidden: new Set() };
   private selected: NodePath | null = null;
+  private highlight: THREE.Group | undefined;
   private up: UpAxis = 'y';
   private clipIndex = -1;
   private time = 0;
@@ -245,6 +248,21 @@ export class Viewport {
     this.requestRender();
   }
 
+  /** Marks points, faces or axes an editor selected (scene space, under the model root); null clears. */
+  setHighlight(h: Highlight | null): void {
+    if (this.highlight) {
+      this.helpers.remove(this.highlight);
+      disposeHighlight(this.highlight);
+      this.highlight = undefined;
+    }
+    if (h && (h.points?.length || h.triangles?.length || h.lines?.length)) {
+      this.highlight = buildHighlight(h);
+      this.highlight.matrixAutoUpdate = false;
+      this.helpers.add(this.highlight);
+    }
+    this.requestRender();
+  }
+
   /** Plays a clip at a time (seconds); -1 shows the bind pose. */
   setPose(clip: number, time: number): void {
     this.clipIndex = clip;
@@ -284,7 +302,7 @@ export class Viewport {
 
   /** Fits the camera to the selection (or the whole model when nothing 3D is selected). */
   frameSelection(): void {
-    const box = this.selectionBox();
+    const box = this.highlight ? new THREE.Box3().setFromObject(this.highlight, true) : this.selectionBox();
     this.frameBox(box && !box.isEmpty() ? box : this.modelBox());
   }
 
@@ -427,12 +445,17 @@ export class Viewport {
       obj.matrixWorldNeedsUpdate = true;
     }
     for (const h of this.normalsHelpers) h.update();
+    if (this.highlight) {
+      this.highlight.matrix.copy(root);
+      this.highlight.matrixWorldNeedsUpdate = true;
+    }
   }
 
   /** PNG of the current view (IMG1 screenshots). Large views are scaled down to `maxSize`. */
   async capturePng(maxSize = 512): Promise<Uint8Array> {
     const hadSel = this.selectionHelper?.visible;
     if (this.selectionHelper) this.selectionHelper.visible = false;
+    if (this.highlight) this.highlight.visible = false;
     this.render();
     const src = this.canvas;
     const scale = Math.min(1, maxSize / Math.max(src.width, src.height));
@@ -441,6 +464,7 @@ export class Viewport {
     out.height = Math.max(1, Math.round(src.height * scale));
     out.getContext('2d')!.drawImage(src, 0, 0, out.width, out.height);
     if (this.selectionHelper) this.selectionHelper.visible = hadSel ?? true;
+    if (this.highlight) this.highlight.visible = true;
     this.requestRender();
     const blob = await new Promise<Blob | null>((res) => out.toBlob(res, 'image/png'));
     if (!blob) throw new Error('The browser could not encode the screenshot');

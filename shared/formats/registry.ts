@@ -10,6 +10,8 @@ import type { EditCommand } from '../model/commands.ts';
 import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
+import type { ArrayLayout } from '../model/array-view.ts';
+import type { EditorQuery } from '../model/editor-query.ts';
 
 /** The codec's own toScene, without the registry's guard (the fuzzer wants the real stack). */
 export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
@@ -84,6 +86,13 @@ export interface FormatCodec<D extends object = any> {
   checkEdit?(doc: D, cmd: EditCommand): string | undefined;
   /** A new node for the tree's "add" action (`kind` from OutlineNode.actions.add). */
   create?(doc: D, parent: NodePath, kind: string): EditCommand | undefined;
+  /**
+   * Table columns of the numeric array at `dataPath` (positions x y z, UVs u v...); undefined lets
+   * the generic guess from the array's name decide (`array-view.ts`).
+   */
+  arrayLayout?(doc: D, name: string, data: ArrayLike<number> & { constructor: { name: string } }, dataPath: NodePath): ArrayLayout | undefined;
+  /** The editors' other questions (`editor-query.ts`); undefined when the format has no answer. */
+  query?(doc: D, q: EditorQuery): unknown;
 }
 
 const codecs = new Map<FormatId, FormatCodec>();

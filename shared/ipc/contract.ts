@@ -7,6 +7,7 @@
  * Everything here crosses a process boundary: plain data, typed arrays, no class instances.
  */
 import type { EditCommand } from '../model/commands.ts';
+import type { EditorQuery } from '../model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
 import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
@@ -82,6 +83,11 @@ export interface InvokeMap {
   'doc:close': { req: { id: DocId }; res: void };
   'doc:inspect': { req: { id: DocId; path: NodePath }; res: Inspection | null };
   'doc:scene': { req: { id: DocId; lod?: string }; res: Scene };
+  /**
+   * The editors' questions (`editor-query.ts`): array table pages, viewport highlights, the P3D
+   * editors' views, and planned edit commands (sent back through doc:edit). Null: no answer.
+   */
+  'doc:query': { req: { id: DocId; query: EditorQuery }; res: unknown };
   /** Bytes of the original file (or the re-encoded document when dirty) in [start, end). */
   'doc:bytes': { req: { id: DocId; start: number; end: number }; res: Uint8Array };
   'doc:edit': { req: { id: DocId; command: EditCommand }; res: DocSnapshot };
@@ -128,7 +134,7 @@ export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 
 export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
-  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:bytes',
+  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
 ] as const satisfies readonly InvokeChannel[];

@@ -108,7 +108,7 @@ describe('MLOD codec on generated files', () => {
     const doc = buildSampleMlod();
     const o = mlodCodec.outline(doc);
     const lods = o.children![0]!;
-    expect(lods.children!.map((c) => c.label)).toEqual(['1.000 (P3DM)', '2.000 (SP3X)', 'Geometry (P3DM)', 'Memory (P3DM)']);
+    expect(lods.children!.map((c) => c.label)).toEqual(['Visual 1.000 (P3DM)', 'Visual 2.000 (SP3X)', 'Geometry (P3DM)', 'Memory (P3DM)']);
     const tags = lods.children![0]!.children!.find((c) => c.name === 'tags')!;
     expect(tags.children![1]!.label).toBe('class = building');
     const lodView = mlodCodec.inspect(doc, ['lods', 2])!;

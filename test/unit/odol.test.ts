@@ -7,7 +7,7 @@ import { odolCodec, removeNamedProperty, replacePaths, setNamedProperty, setProx
 import type { OdolDocument } from '../../shared/formats/p3d/odol/codec.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import type { OdolV7Document } from '../../shared/formats/p3d/odol/v7.ts';
-import { resolutionName } from '../../shared/formats/p3d/resolution.ts';
+import { resolutionLabel } from '../../shared/formats/p3d/resolution.ts';
 import { buildLargeOdol, buildOdolDocument, buildOdolV7, buildOdolV7Document } from '../../scripts/fixtures/odol.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { mutationSweep } from '../helpers/bad-input.ts';
@@ -340,7 +340,7 @@ describe.skipIf(!hasCorpus)('ODOL views on real files', () => {
     const lods = root.children!.find((c) => c.name === 'lods')!;
     expect(lods.children).toHaveLength(doc.lods.length);
     expect(lods.children![0]!.span).toEqual(doc.lods[0]!.$span);
-    expect(lods.children![0]!.label).toBe(resolutionName(doc.lods[0]!.resolution));
+    expect(lods.children![0]!.label).toBe(resolutionLabel(doc.lods[0]!.resolution));
     const ins = odolCodec.inspect(doc, ['lods', 0, 'bounds'])!;
     const radius = ins.fields.find((f) => f.name === 'bRadius')!;
     expect(radius.note).toBe('Sphere radius');

@@ -12,6 +12,7 @@ import type { FormatCodec } from '../registry.ts';
 import { decodeLod, probeLod } from './decode.ts';
 import { checkLodEdit, createLod } from './edit.ts';
 import { encodeLod } from './encode.ts';
+import { lodArrayLayout, lodQuery } from './marks.ts';
 import type { LodDocument } from './schema.ts';
 import { lodToScene } from './scene.ts';
 import { validateLod } from './validate.ts';
@@ -33,4 +34,6 @@ export const lodkaCodec: FormatCodec<LodDocument> = {
   inspect: inspectLod,
   checkEdit: checkLodEdit,
   create: createLod,
+  arrayLayout: lodArrayLayout,
+  query: lodQuery,
 };

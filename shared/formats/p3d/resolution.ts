@@ -110,6 +110,31 @@ export function resolutionName(value: number): string {
   return value >= 1e6 ? value.toExponential() : visualLabel(value);
 }
 
+/** Names as modders say them where the wiki's spelling runs words together. */
+const SPOKEN: Record<string, string> = {
+  FireGeometry: 'Fire Geometry', ViewGeometry: 'View Geometry', LandContact: 'Land Contact', HitPoints: 'Hit Points',
+  SubParts: 'Sub Parts', ViewCargoGeometry: 'View Cargo Geometry', ViewCargoFireGeometry: 'View Cargo Fire Geometry',
+  ViewCommanderGeometry: 'View Commander Geometry', ViewCommanderFireGeometry: 'View Commander Fire Geometry',
+  ViewPilotGeometry: 'View Pilot Geometry', ViewPilotFireGeometry: 'View Pilot Fire Geometry',
+  ViewGunnerGeometry: 'View Gunner Geometry', ViewGunnerFireGeometry: 'View Gunner Fire Geometry',
+  'ShadowVolume - View Cargo': 'Shadow Volume - View Cargo', 'ShadowVolume - View Pilot': 'Shadow Volume - View Pilot',
+  'ShadowVolume - View Gunner': 'Shadow Volume - View Gunner',
+};
+
+/**
+ * The LOD's name as the editor lists it, the way Object Builder users know it: `Visual 1.000`,
+ * `Geometry`, `Memory`, `Fire Geometry`, `View Geometry`, `Shadow Volume 0`, `Edit 2`...
+ * {@link parseResolutionName} reads every label back to its value.
+ */
+export function resolutionLabel(value: number): string {
+  const name = resolutionName(value);
+  const kind = resolutionKind(value);
+  if (kind === 'visual') return `Visual ${name}`;
+  if (SPOKEN[name]) return SPOKEN[name];
+  if (name.startsWith('ShadowVolume ')) return `Shadow Volume ${name.slice('ShadowVolume '.length)}`;
+  return name;
+}
+
 /** What a LOD with this resolution is for. */
 export function resolutionKind(value: number): ResolutionKind {
   if (!Number.isFinite(value)) return 'unknown';
@@ -154,7 +179,8 @@ for (const [k, v] of ALIASES) BY_SQUASHED.set(squash(k), v);
  * a file would store, or undefined for a name it does not know.
  */
 export function parseResolutionName(name: string): number | undefined {
-  const trimmed = name.trim();
+  // `Visual 1.000` (the editor's label) and `Resolution 1.000` are the number.
+  const trimmed = name.trim().replace(/^(visual|resolution|lod)\s+(?=[+-]?[\d.])/i, '');
   if (trimmed === '') return undefined;
   if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) return Math.fround(Number(trimmed));
   const s = squash(trimmed);

@@ -2,6 +2,7 @@
  * The `p3d-mlod` codec: editable P3D models (`MLOD` header, P3DM and SP3X LODs). Format notes
  * in NOTES.md beside this file.
  */
+import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec } from '../../registry.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
 import { checkMlodEdit, createMlodNode } from './edits.ts';
@@ -24,4 +25,6 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   inspect: mlodInspect,
   checkEdit: checkMlodEdit,
   create: createMlodNode,
+  arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
+  query: (doc, q) => p3dQuery(doc, q),
 };

@@ -7,7 +7,7 @@ import { getAt, type NodePath } from '../../../model/path.ts';
 import type { Problem } from '../../../model/problems.ts';
 import type { FieldInfo, Struct } from '../../../schema/schema.ts';
 import type { FormatInfo } from '../../registry.ts';
-import { resolutionKind, resolutionName } from '../resolution.ts';
+import { resolutionKind, resolutionLabel, resolutionName } from '../resolution.ts';
 import { FACE_FLAG_LABELS, FaceVertex, LodHeader, MlodHeader, POINT_FLAG_LABELS } from './schema.ts';
 import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
 import { field, jsonSafe } from '../../../model/inspect-fields.ts';
@@ -175,7 +175,7 @@ export function mlodOutline(doc: MlodDocument): OutlineNode {
         const base: NodePath = ['lods', li];
         const f = lod.faces;
         return {
-          path: base, name: `lods[${li}]`, label: `${resolutionName(lod.resolution)} (${lod.signature})`, kind: 'lod',
+          path: base, name: `lods[${li}]`, label: `${resolutionLabel(lod.resolution)} (${lod.signature})`, kind: 'lod',
           count: f.vertexCount.length, span: lod.$span, actions: { remove: true, duplicate: true, move: true, add: ['property', 'selection'] },
           children: [
             { path: [...base, 'points'], name: 'points', kind: 'array', count: lod.pointFlags.length },
@@ -254,7 +254,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
   }
   const sub = p[2];
   if (sub === 'points' && p.length === 3) {
-    return { title: 'Points', fields: [field('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), field('pointFlags', 'flags', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, readonly: true })] };
+    return { title: 'Points', fields: [field('points', 'array', p, lod.points, { readonly: true, note: 'x, y, z per point' }), field('pointFlags', 'array', [...base, 'pointFlags'], lod.pointFlags, { flagLabels: POINT_FLAG_LABELS, note: 'Point flags per point (select a point for its flag names)' })] };
   }
   if (sub === 'points' && typeof p[3] === 'number') {
     // `points` is a flat x, y, z array, so a path element is a float index: show its point.
@@ -278,7 +278,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
           field('faceCount', 'u32', [...base, 'faces', 'vertexCount'], f.vertexCount.length, { readonly: true }),
           field('vertexCount', 'array', [...base, 'faces', 'vertexCount'], f.vertexCount, { readonly: true, note: '3 or 4 per face' }),
           field('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: FaceVertex.fields[0]!.note }),
-          field('flags', 'flags', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, readonly: true }),
+          field('flags', 'array', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, note: 'Face flags per face' }),
           field('textures', 'array', [...base, 'faces', 'textures'], f.textures.length, { readonly: true, note: 'Distinct texture paths' }),
           field('materials', 'array', [...base, 'faces', 'materials'], f.materials.length, { readonly: true, note: 'Distinct material paths' }),
         ],

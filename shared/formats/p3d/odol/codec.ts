@@ -3,6 +3,7 @@
  * family (v28 up to v75, corpus-checked for 40, 48, 50, 53, 54, 68 and 73).
  */
 import { DecodeError, isDecodeError } from '../../../errors.ts';
+import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { decodeV4x, encodeV4x, type OdolV4xDocument } from './model.ts';
 import { decodeV7, encodeV7, type OdolV7Document } from './v7.ts';
@@ -61,4 +62,6 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   inspect: inspectOdol,
   checkEdit: checkOdolEdit,
   create: createOdolNode,
+  arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
+  query: (doc, q) => p3dQuery(doc, q),
 };

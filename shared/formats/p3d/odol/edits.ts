@@ -130,6 +130,7 @@ export function checkOdolEdit(doc: OdolDocument, cmd: EditCommand): string | und
   }
   const p = cmd.path;
   const key = p[p.length - 1];
+  if (p.includes('packed')) return 'the compressed stream is kept as stored: edit the values (they are compressed again on save)';
   const shape = p.map((k) => (typeof k === 'number' ? '#' : k)).join('/');
   if (shape === 'lods/#/resolution') return typeof cmd.value === 'number' && Number.isFinite(cmd.value) ? undefined : 'a resolution must be a finite number';
   if (/^lods\/#\/textures\/#$/.test(shape) || /(name|value|texture|material)$/.test(String(key))) {

@@ -3,7 +3,7 @@ import type { Span } from '../../../binary/reader.ts';
 import type { InspectField, Inspection, OutlineNode } from '../../../model/outline.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import type { FieldInfo, FieldKind, Struct, FieldMap } from '../../../schema/schema.ts';
-import { resolutionName } from '../resolution.ts';
+import { resolutionLabel, resolutionName } from '../resolution.ts';
 import type { OdolDocument } from './codec.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
@@ -47,7 +47,7 @@ function lodNode(doc: OdolDocument, lod: OdolLod | OdolV7Lod, i: number): Outlin
     if (a) children.push(leaf([...p, k], k, a, 'array', { count: a.data.length }));
   }
   if ('uvSets' in lod) children.push(listNode([...p, 'uvSets'], 'uvSets', lod.uvSets, 'array', (s, k) => leaf([...p, 'uvSets', k], `uvSet[${k}]`, s, 'array')));
-  const name = resolutionName(lod.resolution);
+  const name = resolutionLabel(lod.resolution);
   return { path: p, name: `lod[${i}]`, label: name, kind: 'lod', children, ...(lod.$span ? { span: lod.$span } : {}) };
 }
 
@@ -102,8 +102,12 @@ function schemaAt(doc: OdolDocument, path: NodePath): Struct<FieldMap> | undefin
   return undefined;
 }
 
+/** A packed array node (`{ data: typed array, ... }`): shown as its values' table. */
+const isPacked = (x: unknown): x is { data: ArrayLike<number> } => !!x && typeof x === 'object' && !Array.isArray(x) && ArrayBuffer.isView((x as { data?: unknown }).data);
+
 function kindOf(x: unknown): FieldKind {
   if (typeof x === 'string') return 'string';
+  if (isPacked(x)) return 'array';
   if (typeof x === 'number') return Number.isInteger(x) ? 'i32' : 'f32';
   if (ArrayBuffer.isView(x)) return 'array';
   if (Array.isArray(x)) return x.every((e) => typeof e === 'number') && x.length === 3 ? 'vec3' : 'array';
@@ -112,6 +116,7 @@ function kindOf(x: unknown): FieldKind {
 
 function jsonValue(x: unknown): unknown {
   if (ArrayBuffer.isView(x)) return `${(x as unknown as ArrayLike<number>).length} values`;
+  if (isPacked(x)) return `${x.data.length} values`;
   if (Array.isArray(x) && !x.every((e) => typeof e !== 'object')) return `${x.length} items`;
   if (x && typeof x === 'object') return '{...}';
   return x;

@@ -18,7 +18,11 @@ import { benchBombs } from './lib/bombs.ts';
 import { benchCompression } from './lib/compression.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
+import { benchProcesses } from './lib/process.ts';
+import { benchCommandMemory } from './lib/command-memory.ts';
+import { benchPeers } from './lib/peers.ts';
 import { renderTable, type Row } from './lib/report.ts';
+import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
 interface Args {
@@ -28,7 +32,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,preview,bombs,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,process,command-memory,bombs,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -87,7 +91,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'bombs', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'process', 'command-memory', 'bombs', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -114,12 +118,20 @@ async function main(): Promise<void> {
     const size = args.quick ? 8 << 20 : 64 << 20;
     const lzssSize = args.quick ? 4 << 20 : 16 << 20;
     rows.push(...(await benchCompression(size, lzssSize, plan, log)));
+    rows.push(...(await benchPeers(args.quick, log)));
   }
 
   for (const id of FORMAT_IDS) {
     if (!wants(id)) continue;
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
   }
+
+  if (wants('textures')) {
+    rows.push(...benchTextures(plan, args.quick, log));
+    rows.push(...(await benchTexturedFirstFrame(args.quick, log)));
+  }
+  if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
+  if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

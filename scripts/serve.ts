@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServeArgs, serve, RENDERER_DIR } from '../main/host/serve.ts';
 
-const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+// From RENDERER_DIR (main/host/serve.ts), so the path holds in the prebuilt out/host/serve.mjs too.
+const repoRoot = resolve(RENDERER_DIR, '..', '..');
 
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;
@@ -39,7 +40,8 @@ export async function ensureRenderer(log: (line: string) => void = console.log):
   return true;
 }
 
-async function main(): Promise<void> {
+/** `npm run serve`: parse the arguments, build a stale renderer, start the host until Ctrl+C. */
+export async function main(): Promise<void> {
   const args = parseServeArgs(process.argv.slice(2));
   await ensureRenderer();
   const host = await serve(args);

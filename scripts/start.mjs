@@ -1,7 +1,10 @@
 /* global process, console */
 // `npm start [-- FILE]`: builds the app with electron-vite and launches Electron, passing FILE on.
 // Where the Electron binary was not installed (ELECTRON_SKIP_BINARY_DOWNLOAD=1, or a machine
-// Electron does not support) it says so in one line and points to the browser host instead.
+// Electron does not support) it starts the browser host instead (scripts/serve.ts, with the same
+// arguments) and opens its address in the default browser: $BROWSER when set, else the
+// platform's opener (xdg-open, open, start). When no browser can be opened it prints the address.
+// Either way `npm start` ends in an editor.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,20 +31,80 @@ function electronBinary() {
   }
 }
 
-const electron = electronBinary();
-if (!electron) {
-  console.error('LodSmith: the Electron binary is not installed, so the desktop app cannot start here; run `npm run serve` to use LodSmith in your browser instead.');
-  process.exit(1);
+/** The command that opens `url` in the default browser, or null where there is none to try. */
+function browserCommand(url) {
+  const custom = process.env.BROWSER?.trim();
+  if (custom) {
+    if (custom === 'none') return null;
+    const [cmd, ...args] = custom.split(/\s+/);
+    return { cmd, args: [...args, url] };
+  }
+  if (process.platform === 'darwin') return { cmd: 'open', args: [url] };
+  if (process.platform === 'win32') return { cmd: 'cmd', args: ['/c', 'start', '""', url.replace(/&/g, '^&')] };
+  // Linux and the BSDs: only with a desktop session to show a browser in.
+  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return null;
+  return { cmd: 'xdg-open', args: [url] };
 }
 
-const files = process.argv.slice(2).map((a) => (a.startsWith('-') ? a : resolve(a)));
-try {
-  const { build } = await import('electron-vite');
-  await build({ root: repoRoot, configFile: resolve(repoRoot, 'electron.vite.config.ts'), logLevel: 'warn' });
-} catch (e) {
-  console.error(`LodSmith: the build failed: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
+/** Opens `url` in a browser; resolves to whether that worked. */
+function openBrowser(url) {
+  const c = browserCommand(url);
+  if (!c) return Promise.resolve(false);
+  return new Promise((done) => {
+    let child;
+    try {
+      child = spawn(c.cmd, c.args, { stdio: 'ignore', detached: process.platform !== 'win32' });
+    } catch {
+      done(false);
+      return;
+    }
+    child.once('error', () => done(false));
+    child.once('exit', (code) => done(code === 0));
+    child.unref();
+  });
 }
-const child = spawn(electron, [repoRoot, ...files], { stdio: 'inherit', cwd: repoRoot });
-child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+
+/** No Electron here: run the same editor in the browser host and open it. */
+function startBrowserHost(args) {
+  console.log('LodSmith: the Electron binary is not installed here, so the editor starts in your browser instead.');
+  const child = spawn(process.execPath, [resolve(repoRoot, 'scripts', 'serve.ts'), ...args], { cwd: process.cwd(), stdio: ['inherit', 'pipe', 'inherit'] });
+  let opened = false;
+  let buffered = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    if (opened) return;
+    buffered += chunk.toString();
+    const m = /LodSmith is running at (\S+)/.exec(buffered);
+    if (!m) return;
+    opened = true;
+    const url = m[1];
+    void openBrowser(url).then((ok) => {
+      if (ok) console.log('LodSmith: opened the editor in your default browser.');
+      else console.log(`LodSmith: no browser could be opened from here; open this address in yours:\n  ${url}`);
+    });
+  });
+  child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+}
+
+const electron = electronBinary();
+if (!electron) {
+  startBrowserHost(process.argv.slice(2));
+} else {
+  await startElectron(electron);
+}
+
+async function startElectron(electron) {
+
+  const files = process.argv.slice(2).map((a) => (a.startsWith('-') ? a : resolve(a)));
+  try {
+    const { build } = await import('electron-vite');
+    await build({ root: repoRoot, configFile: resolve(repoRoot, 'electron.vite.config.ts'), logLevel: 'warn' });
+  } catch (e) {
+    console.error(`LodSmith: the build failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+  const child = spawn(electron, [repoRoot, ...files], { stdio: 'inherit', cwd: repoRoot });
+  child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+}

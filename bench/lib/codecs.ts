@@ -73,6 +73,9 @@ function memcpyAt(bytes: number, plan: TimingPlan): number {
   return memcpyMbPerSecond(bytes, plan);
 }
 
+/** Decode targets for a format's whole real corpus (file bytes per second). */
+const CORPUS_DECODE_TARGET_MBPS: Partial<Record<string, number>> = { 'p3d-odol': 300 };
+
 interface Loaded {
   name: string;
   bytes: Uint8Array;
@@ -90,7 +93,13 @@ function throughputRows(codec: FormatCodec, input: string, files: Loaded[], plan
   const rows: Row[] = [];
 
   const dec = mbPerSecond(total, timeIt(() => files.map((f) => codec.decode(f.bytes)), plan));
-  rows.push({ section: 'codec', subject: codec.id, input, bytes: total, metric: 'decode', value: dec, unit: 'MB/s', vsMemcpy: dec / memcpy, target, verdict: verdict(dec) });
+  // The real ODOL corpus has its own decode target (its arrays are LZO streams: see docs/performance.md).
+  const corpusTarget = !large ? CORPUS_DECODE_TARGET_MBPS[codec.id] : undefined;
+  if (corpusTarget !== undefined) {
+    rows.push({ section: 'codec', subject: codec.id, input, bytes: total, metric: 'decode', value: dec, unit: 'MB/s', vsMemcpy: dec / memcpy, target: `>= ${corpusTarget} MB/s`, verdict: dec >= corpusTarget ? 'PASS' : 'MISS' });
+  } else {
+    rows.push({ section: 'codec', subject: codec.id, input, bytes: total, metric: 'decode', value: dec, unit: 'MB/s', vsMemcpy: dec / memcpy, target, verdict: verdict(dec) });
+  }
 
   let identical = 0;
   for (const f of files) {

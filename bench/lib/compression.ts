@@ -16,7 +16,7 @@ type Decompress = (src: Uint8Array, offset: number, expectedSize: number, opts?:
 type Compress = (data: Uint8Array) => Uint8Array;
 
 /** Our decoder must reach at least this fraction of liblzo2's lzo1x_decompress_safe. */
-export const LZO_VS_C_TARGET = 0.5;
+export const LZO_VS_C_TARGET = 0.6;
 
 async function loadPair(module: string, dec: string, enc: string): Promise<{ dec: Decompress; enc: Compress } | string> {
   const path = join(repoRoot, module);
@@ -62,6 +62,8 @@ export async function benchCompression(size: number, lzssSize: number, plan: Tim
       rows.push({ section: 'compression', subject: 'lzo1x (liblzo2 C)', input, bytes: size, metric: 'lzo1x_1_compress', value: cComp, unit: 'MB/s', vsMemcpy: cComp / memcpy, verdict: '-' });
     } else {
       rows.push({ section: 'compression', subject: 'lzo1x (liblzo2 C)', input, bytes: size, metric: 'decompress_safe', value: null, unit: 'MB/s', verdict: 'n/a', note: `measuring stick unavailable: ${stick.reason}` });
+      // The target is a fraction of C: without the stick it is not met, whatever our speed.
+      rows.push({ section: 'compression', subject: 'lzo1x (ours)', input, bytes: size, metric: 'decompress (C stream)', value: null, unit: 'MB/s', target: `>= ${LZO_VS_C_TARGET}x C`, verdict: 'MISS', note: `not measured: the liblzo2 measuring stick is unavailable (${stick.reason}); install liblzo2-dev and a C compiler` });
     }
     if (typeof lzo === 'string') {
       rows.push({ section: 'compression', subject: 'lzo1x (ours)', input, bytes: size, metric: 'decompress', value: null, unit: 'MB/s', verdict: 'n/a', note: `input not available: ${lzo}` });

@@ -37,7 +37,7 @@ export function previewPrerequisites(): string[] {
   return missing;
 }
 
-function chromiumPath(): string | undefined {
+export function chromiumPath(): string | undefined {
   if (process.env.LODSMITH_CHROMIUM && existsSync(process.env.LODSMITH_CHROMIUM)) return process.env.LODSMITH_CHROMIUM;
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
     const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
@@ -193,7 +193,7 @@ interface HostModule {
   startHost(opts: Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }>;
 }
 
-async function ensureRenderer(log: (s: string) => void): Promise<string> {
+export async function ensureRenderer(log: (s: string) => void): Promise<string> {
   // The same check as `npm run serve` and the e2e tests: rebuilt when older than its sources, so
   // the figure is never taken on a stale bundle.
   const serve = (await import(pathToFileURL(join(repoRoot, 'scripts/serve.ts')).href)) as { ensureRenderer(log: (s: string) => void): Promise<boolean> };

@@ -1,10 +1,11 @@
 /** One file of `lodsmith check`: detect, decode, round-trip, time it. Runs inside a worker. */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import '../../shared/formats/index.ts';
 import { isDecodeError } from '../../shared/errors.ts';
-import { codecFor, MAX_INPUT_BYTES } from './load.ts';
-import { describeError } from './fail.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } from '../../shared/formats/texture/index.ts';
+import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
+import { describeError, where } from './fail.ts';
 import { describeDiff, roundTrip } from './verify.ts';
 
 export interface CheckResult {
@@ -31,7 +32,7 @@ export interface CheckJob {
   maxMemory?: number;
 }
 
-export function checkFile(job: CheckJob): CheckResult {
+export async function checkFile(job: CheckJob): Promise<CheckResult> {
   const t0 = performance.now();
   let bytes = 0;
   let format: string | undefined;
@@ -41,7 +42,8 @@ export function checkFile(job: CheckJob): CheckResult {
     if (b.length > MAX_INPUT_BYTES) throw new Error('file too large');
     const data = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     bytes = data.length;
-    const codec = codecFor(data, job.file);
+    if (!recognisesModel(data) && probeTexture(data, basename(job.file))) return checkTexture(job, data, t0);
+    const codec = await codecFor(data, job.file);
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
     const doc = codec.decode(data, { fileName: basename(job.file), ...maxMemory }) as object;
@@ -58,4 +60,27 @@ export function checkFile(job: CheckJob): CheckResult {
     }
     return r;
   }
+}
+
+/**
+ * A texture: decoded, every mip decoded to pixels (validateTexture does that), then written back
+ * and compared byte for byte.
+ */
+function checkTexture(job: CheckJob, data: Uint8Array, t0: number): CheckResult {
+  const base = { file: job.file, format: `texture-${probeTexture(data, basename(job.file))}`, bytes: data.length };
+  return withBudget(MemoryBudget.forInput(data.length), () => {
+    const doc = decodeTexture(data, basename(job.file));
+    const version = textureInfo(doc, data.length).type;
+    const problem = validateTexture(doc).find((p) => p.severity === 'error');
+    if (problem) {
+      return { ...base, version, result: 'error' as const, detail: `${problem.message} ${where(problem.offset ?? 0, problem.where)}`, ...(problem.offset !== undefined ? { offset: problem.offset } : {}), path: problem.where, ms: performance.now() - t0 };
+    }
+    const out = encodeTexture(doc);
+    let at = -1;
+    const n = Math.min(out.length, data.length);
+    for (let i = 0; i < n; i++) if (out[i] !== data[i]) { at = i; break; }
+    if (at < 0 && out.length !== data.length) at = n;
+    if (at < 0) return { ...base, version, result: 'ok' as const, ms: performance.now() - t0 };
+    return { ...base, version, result: 'differs' as const, detail: `re-saved texture differs at byte ${at}`, offset: at, path: '', ms: performance.now() - t0 };
+  });
 }

@@ -10,4 +10,8 @@ for (const s of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2), processIO());
+// No top-level await: in the prebuilt CLI, chunks loaded later import from this entry, and an
+// entry still awaiting at top level would deadlock them.
+void runCli(process.argv.slice(2), processIO()).then((code) => {
+  process.exitCode = code;
+});

@@ -1,8 +1,16 @@
-/** Reading a model file and finding its codec: the first step of every command. */
-import { readFile, stat } from 'node:fs/promises';
+/**
+ * Reading a model file and finding its codec: the first step of every command.
+ *
+ * A file is recognised by the format catalog's signature checks and only its own codec is
+ * loaded (shared/formats/catalog.ts): a one-file command compiles one codec, not all of them.
+ * Codecs registered in the registry that the catalog does not know (tests register a toy
+ * format) are found too. Files are read synchronously: one file per command, and
+ * `node:fs/promises` alone costs a few milliseconds of start-up.
+ */
+import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import '../../shared/formats/index.ts';
-import { allFormats, detectFormat, formatsForExtension, type FormatCodec } from '../../shared/formats/registry.ts';
+import { FORMAT_CATALOG, type FormatEntry } from '../../shared/formats/catalog.ts';
+import { allFormats, type FormatCodec } from '../../shared/formats/registry.ts';
 import { CliFailure, where } from './fail.ts';
 
 export interface Loaded {
@@ -19,32 +27,66 @@ export interface Loaded {
  */
 export const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
 
-export async function readInput(file: string, cwd: string): Promise<Uint8Array> {
+export function readInput(file: string, cwd: string): Uint8Array {
   const full = resolve(cwd, file);
-  const st = await stat(full);
+  const st = statSync(full);
   if (st.isDirectory()) throw new CliFailure('is a directory, not a file');
   if (st.size > MAX_INPUT_BYTES) throw new CliFailure(`is ${st.size} bytes, larger than any model file LodSmith reads`);
-  const b = await readFile(full);
+  const b = readFileSync(full);
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-/** The codec for these bytes, or a CliFailure that says what the file is not. */
-export function codecFor(bytes: Uint8Array, file: string): FormatCodec {
-  const codec = detectFormat(bytes, basename(file));
-  if (codec) return codec;
-  const byExt = formatsForExtension(basename(file));
+/** The catalog plus any registered codec it does not list. */
+export function formatEntries(): FormatEntry[] {
+  const known = new Set(FORMAT_CATALOG.map((e) => e.id));
+  const extra = allFormats()
+    .filter((c) => !known.has(c.id))
+    .map((c): FormatEntry => ({ id: c.id, label: c.label, extensions: c.extensions, probe: (b) => c.probe(b), load: () => Promise.resolve(c) }));
+  return [...FORMAT_CATALOG, ...extra];
+}
+
+function extensionOf(fileName: string): string {
+  return fileName.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+}
+
+function safeProbe(e: FormatEntry, bytes: Uint8Array): boolean {
+  try {
+    return e.probe(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** True when some model format's signature matches these bytes (no codec is loaded). */
+export function recognisesModel(bytes: Uint8Array): boolean {
+  return formatEntries().some((e) => safeProbe(e, bytes));
+}
+
+/** Every extension some format reads. */
+export function knownExtensions(): Set<string> {
+  return new Set(formatEntries().flatMap((e) => e.extensions));
+}
+
+/** The codec for these bytes (magic first, extension as the tie-breaker), or a CliFailure that says what the file is not. */
+export async function codecFor(bytes: Uint8Array, file: string): Promise<FormatCodec> {
+  const entries = formatEntries();
+  const ext = extensionOf(basename(file));
+  const matches = entries.filter((e) => safeProbe(e, bytes));
+  const entry = matches.find((e) => e.extensions.includes(ext)) ?? matches[0];
+  if (entry) return entry.load();
+  const byExt = entries.filter((e) => e.extensions.includes(ext));
   if (byExt.length) {
     const names = byExt.map((c) => c.label).join(' or ');
     throw new CliFailure(`not a valid ${names} file: its first bytes match no known signature ${where(0, '')}`);
   }
-  const exts = [...new Set(allFormats().flatMap((c) => c.extensions))].sort().join(', ');
+  const exts = [...knownExtensions()].sort().join(', ');
   throw new CliFailure(`unknown format: no supported format recognises this file${exts ? ` (LodSmith reads ${exts})` : ''}`);
 }
 
 /** Reads, detects and decodes; throws DecodeError or CliFailure on bad input. */
 export async function loadModel(file: string, cwd: string, maxMemory?: number): Promise<Loaded> {
-  const bytes = await readInput(file, cwd);
-  const codec = codecFor(bytes, file);
+  const bytes = readInput(file, cwd);
+  const codec = await codecFor(bytes, file);
   // The codec runs inside the decoding memory budget (default 64 MiB + 16 x the size; --max-memory).
   const doc = codec.decode(bytes, { fileName: basename(file), ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
   return { file, bytes, codec, doc };

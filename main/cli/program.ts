@@ -1,56 +1,27 @@
 /**
- * The `lodsmith` command line: commander wiring, help texts, and the one place where errors turn
- * into one stderr line and an exit code. `runCli` never calls process.exit, so tests run it
- * in-process.
+ * The `lodsmith` command line: the one place where errors turn into one stderr line and an exit
+ * code. An ordinary command line is parsed from the command table without commander
+ * (fast-args.ts); help, version and anything unusual go through commander, built from the same
+ * table. `runCli` never calls process.exit, so tests run it in-process.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { Command as CommandType } from 'commander';
+import { COMMANDS, OptionValueError, type CommandSpec } from './command-table.ts';
 import { describeError, EXIT_FAILED, EXIT_OK, FileError } from './fail.ts';
-// Commands (and with them every codec) are imported when run, so --help and --version are quick.
+import { parseFast } from './fast-args.ts';
 import { escapeControls, writeLines, type CliIO } from './io.ts';
 
-async function aboutFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw e instanceof FileError ? e : new FileError(file, e);
-  }
-}
-
+/** The package version: package.json two folders up from the sources, three from out/cli/chunks. */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+  for (const rel of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'lodsmith') return pkg.version ?? '0.0.0';
+    } catch {
+      // try the next place
+    }
   }
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
-}
-
-function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
-  if (v === 'y' || v === 'z' || v === 'auto') return v;
-  throw new InvalidArgumentError('expected y, z or auto');
-}
-
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number above 0');
-  return n;
-}
-
-/** `512M`, `2G`, `1.5GiB`, `800MB`, `1048576`: a byte count for --max-memory. */
-export function parseByteSize(v: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
-  if (!m) throw new InvalidArgumentError('expected a size such as 512M, 2G or 1.5GiB');
-  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
-  const n = Math.floor(Number(m[1]) * unit);
-  if (!(n >= 1024 * 1024)) throw new InvalidArgumentError('expected at least 1M');
-  return n;
+  return '0.0.0';
 }
 
 const EXIT_HELP = `
@@ -65,21 +36,39 @@ Memory:
   decompression bomb stops there with exit 2). Raise it with --max-memory, e.g.
   lodsmith --max-memory 2G info huge.p3d`;
 
-/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const debug = argv.includes('--debug');
-  let code = EXIT_OK;
+/**
+ * `--max-memory SIZE` given before the command name belongs to the command: moved after it, so
+ * both parsers (which read options per command) see it.
+ */
+function hoistGlobalOptions(argv: readonly string[]): string[] {
+  const out = [...argv];
+  const moved: string[] = [];
+  for (let i = 0; i < out.length && out[i]!.startsWith('-'); ) {
+    if (out[i] === '--max-memory' && i + 1 < out.length) moved.push(...out.splice(i, 2));
+    else if (out[i]!.startsWith('--max-memory=')) moved.push(...out.splice(i, 1));
+    else i++;
+  }
+  if (moved.length === 0) return out;
+  const cmd = out.findIndex((a) => !a.startsWith('-'));
+  if (cmd < 0) return [...out, ...moved];
+  out.splice(cmd + 1, 0, ...moved);
+  return out;
+}
+
+export type ActionHandler = (spec: CommandSpec, args: (string | string[])[], opts: Record<string, unknown>) => Promise<void>;
+
+/**
+ * The commander program for the command table; `onAction` receives each parsed command line.
+ * Loads commander (only help, version and unusual command lines need it).
+ */
+export async function buildProgram(io: CliIO, onAction: ActionHandler, table: readonly CommandSpec[] = COMMANDS): Promise<CommandType> {
+  const { Command, InvalidArgumentError } = await import('commander');
   const program = new Command('lodsmith');
   program
-    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim.')
+    .description('Inspect, check and convert binary game model files:\nLODka 3D .lod, Arma/OFP .p3d (ODOL and MLOD), Legend of Grimrock .model/.animation, Unigine .mesh/.anim,\nand their textures: Arma .paa/.pac, .dds, .tga.')
     .version(packageVersion(), '-v, --version', 'print the LodSmith version')
     .helpOption('-h, --help', 'show help (also: lodsmith help COMMAND)')
     .option('--debug', 'print the stack trace of an error (for bug reports)')
-    .option(
-      '--max-memory <size>',
-      'most memory decoding one file may allocate, e.g. 512M or 2G (default: 64M + 16 x the file size)',
-      parseByteSize,
-    )
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -95,89 +84,66 @@ Examples:
   lodsmith roundtrip --strict *.lod
   lodsmith convert ogre.model ogre.glb --anim ogre_walk.animation ogre_attack.animation
   lodsmith check ~/mods/addons --json > report.json
+  lodsmith texture data/body_co.paa body_co.png
+  lodsmith texture logo.png logo_ca.paa --format dxt5
 ${EXIT_HELP}`);
 
-  const maxMemory = (): number | undefined => (program.opts() as { maxMemory?: number }).maxMemory;
-
-  program
-    .command('info')
-    .description('summarise a model file: format, version, meshes, materials, bones, animations')
-    .argument('<file>', 'model file')
-    .option('--json', 'print one JSON object instead of text')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, async () => (await import('./commands/info.ts')).runInfo(file, { ...opts, maxMemory: maxMemory() }, io));
+  for (const spec of table) {
+    const cmd = program.command(spec.name).description(spec.description);
+    for (const a of spec.args) cmd.argument(a.name, a.description);
+    for (const o of spec.options) {
+      const parse = o.parse;
+      if (parse) {
+        const wrapped = (v: string): unknown => {
+          try {
+            return parse(v);
+          } catch (e) {
+            throw e instanceof OptionValueError ? new InvalidArgumentError(e.message) : e;
+          }
+        };
+        if (o.default !== undefined) cmd.option(o.flags, o.description, wrapped, o.default);
+        else cmd.option(o.flags, o.description, wrapped);
+      } else if (o.default !== undefined) cmd.option(o.flags, o.description, o.default as string | boolean);
+      else cmd.option(o.flags, o.description);
+    }
+    if (spec.help) cmd.addHelpText('after', spec.help);
+    cmd.action(async (...params: unknown[]) => {
+      const args = params.slice(0, spec.args.length) as (string | string[])[];
+      const opts = params[spec.args.length] as Record<string, unknown>;
+      await onAction(spec, args, { ...opts });
     });
+  }
+  return program;
+}
 
-  program
-    .command('dump')
-    .description('print the whole decoded tree as JSON (field names as decoded, $span byte ranges)')
-    .argument('<file>', 'model file')
-    .addHelpText('after', '\nTyped arrays are printed as arrays; raw bytes are left out; bigints, NaN and Infinity are strings.\nThe output streams, so it can be piped into a pager or a JSON tool even for large files.')
-    .action(async (file: string) => {
-      code = await aboutFile(file, async () => (await import('./commands/dump.ts')).runDump(file, io, maxMemory()));
-    });
-
-  program
-    .command('validate')
-    .description("check a model against its format's rules; exit 1 when any error is found")
-    .argument('<file>', 'model file')
-    .option('--json', 'print the problems as JSON')
-    .addHelpText('after', '\nEach line: severity, node path, byte offset (@0x...), message.')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      code = await aboutFile(file, async () => (await import('./commands/validate.ts')).runValidate(file, { ...opts, maxMemory: maxMemory() }, io));
-    });
-
-  program
-    .command('roundtrip')
-    .description('decode and re-encode each file and compare the bytes; exit 1 when any differs')
-    .argument('<files...>', 'model files')
-    .option('--strict', 'also drop every kept raw byte block and encode from the decoded fields alone')
-    .option('--json', 'print the results as JSON')
-    .addHelpText('after', '\nA difference is reported as the first differing byte offset and the node that holds it.\nEvery file is tried; exit 2 when any could not be decoded.')
-    .action(async (files: string[], opts: { strict?: boolean; json?: boolean }) => {
-      code = await (await import('./commands/roundtrip.ts')).runRoundTrip(files, { ...opts, debug, maxMemory: maxMemory() }, io);
-    });
-
-  program
-    .command('convert')
-    .description('convert a model (with its skeleton and animations) to glTF 2.0')
-    .argument('<input>', 'model file')
-    .argument('<output>', 'output file ending in .glb (binary) or .gltf (JSON with embedded data)')
-    .option('--lod <name>', 'which LOD to export (P3D resolution name such as 1.000 or Geometry)')
-    .option('--anim <files...>', 'standalone animation files (.animation, .anim) to bind to the model by bone name')
-    .option('--up <axis>', "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", upAxisChoice, 'auto')
-    .option('-q, --quiet', 'print nothing unless something goes wrong')
-    .addHelpText('after', '\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).')
-    .action(async (input: string, output: string, opts: { lod?: string; anim?: string[]; up?: 'y' | 'z' | 'auto'; quiet?: boolean }) => {
-      code = await aboutFile(input, async () => (await import('./commands/convert.ts')).runConvert(input, output, { ...opts, maxMemory: maxMemory() }, io));
-    });
-
-  program
-    .command('check')
-    .description('decode and round-trip every supported model file under a folder, in parallel')
-    .argument('<dir>', 'folder to search (recursively)')
-    .option('-j, --jobs <n>', 'most worker threads to use (default: number of CPUs)', positiveInt)
-    .option('--strict', 'also encode from the decoded fields alone (see roundtrip --strict)')
-    .option('--timeout <seconds>', 'stop a file that takes longer than this', positiveNumber, 60)
-    .option('--json', 'print the results as JSON')
-    .addHelpText('after', '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.')
-    .action(async (dir: string, opts: { jobs?: number; strict?: boolean; timeout?: number; json?: boolean }) => {
-      code = await aboutFile(dir, async () => (await import('./commands/check.ts')).runCheck(dir, { ...opts, maxMemory: maxMemory() }, io));
-    });
-
+/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
+export async function runCli(rawArgv: readonly string[], io: CliIO, table: readonly CommandSpec[] = COMMANDS): Promise<number> {
+  const argv = hoistGlobalOptions(rawArgv);
+  const debug = argv.includes('--debug');
+  let code = EXIT_OK;
   try {
-    if (argv.length === 0) {
-      // Usage without a command is a usage error: help goes to stderr, stdout stays clean.
-      program.outputHelp({ error: true });
-      return EXIT_FAILED;
+    const fast = argv.length > 0 ? parseFast(argv, table) : undefined;
+    if (fast) return await fast.spec.run(fast.args, fast.opts, io, { debug });
+    const { CommanderError } = await import('commander');
+    const program = await buildProgram(io, async (spec, args, opts) => {
+      code = await spec.run(args, opts, io, { debug });
+    }, table);
+    try {
+      if (argv.length === 0) {
+        // Usage without a command is a usage error: help goes to stderr, stdout stays clean.
+        program.outputHelp({ error: true });
+        return EXIT_FAILED;
+      }
+      await program.parseAsync([...argv], { from: 'user' });
+      return code;
+    } catch (e) {
+      if (e instanceof CommanderError) {
+        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
+        return EXIT_FAILED;
+      }
+      throw e;
     }
-    await program.parseAsync([...argv], { from: 'user' });
-    return code;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
-      return EXIT_FAILED;
-    }
     const cause = e instanceof FileError ? e.cause : e;
     if (debug) await writeLines(io.stderr, String((cause as Error)?.stack ?? cause).split('\n'));
     await writeLines(io.stderr, [`lodsmith: ${e instanceof FileError ? e.message : describeError(e)}`]);

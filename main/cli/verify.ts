@@ -5,6 +5,25 @@
  */
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { firstDifference, locateOffset } from '../../shared/model/compare.ts';
+
+/** Bytes compared per Buffer.compare call: large enough to amortise the call, small enough to stay in cache. */
+const COMPARE_CHUNK = 1 << 20;
+
+/**
+ * The first offset where `a` and `b` differ (-1 when identical), as shared/model/compare.ts's
+ * firstDifference, but chunk by chunk with Buffer.compare (memcmp): a byte loop took 300 ms on a
+ * 400 MB file, about a third of `roundtrip`. Only a differing chunk is walked byte by byte.
+ */
+export function firstDifferenceFast(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  const ba = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const bb = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  for (let at = 0; at < n; at += COMPARE_CHUNK) {
+    const end = Math.min(n, at + COMPARE_CHUNK);
+    if (Buffer.compare(ba.subarray(at, end), bb.subarray(at, end)) !== 0) return at + firstDifference(a.subarray(at, end), b.subarray(at, end));
+  }
+  return a.length === b.length ? -1 : n;
+}
 import { dropRaw } from '../../shared/model/lossless.ts';
 
 export interface RoundTripDiff {
@@ -28,7 +47,7 @@ export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: strin
 }
 
 function compare(codec: FormatCodec, doc: object, input: Uint8Array, output: Uint8Array, mode: RoundTripDiff['mode']): RoundTripDiff | undefined {
-  const offset = firstDifference(input, output);
+  const offset = firstDifferenceFast(input, output);
   if (offset < 0) return undefined;
   let path = '';
   try {

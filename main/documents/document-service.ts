@@ -10,13 +10,13 @@
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, SaveOptions } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
 import { arrayPage, checkElementEdit } from '../../shared/model/array-view.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
-import type { Inspection } from '../../shared/model/outline.ts';
+import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
 import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
@@ -27,6 +27,14 @@ import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
+import { fsLookup, toSlash } from './scene-textures.ts';
+import { isTextureName } from '../../shared/formats/texture/index.ts';
+import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
+import { TexturePictureCache } from './texture-cache.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodeTexture, decodeTextureMip, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
+import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -48,6 +56,11 @@ export interface DocumentServiceOptions {
   io?: Partial<AtomicIo>;
   /** For tests: called between the steps of every document save (crash and fault tests). */
   onSaveStep?: SaveStepHook;
+  /**
+   * Folders searched for the textures a model names before its own folder and parents (the
+   * user's texture folders: a P-drive, unpacked mods). The browser host passes its roots.
+   */
+  textureRoots?: () => readonly string[];
 }
 
 interface HistoryEntry {
@@ -71,7 +84,9 @@ interface DiskState {
 
 interface OpenDocument {
   id: DocId;
-  abs: string;
+  /** Where the document lives; null for one opened from dropped bytes until it is saved as a file. */
+  abs: string | null;
+  fileName: string;
   codec: FormatCodec;
   tree: object;
   /** Bytes as last read from or written to disk. */
@@ -86,11 +101,20 @@ interface OpenDocument {
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
+  /** Texture references that resolve nowhere, per revision (Problems entries). */
+  textureProblems?: { revision: number; problems: Problem[] };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
+  /** The outline of the last snapshot (names undo steps without building it again). */
+  outline?: OutlineNode;
 }
 
 const READ_CHUNK = 4 << 20;
+/** History labels sent with each snapshot (the newest steps; older ones stay undoable). */
+const HISTORY_SHOWN = 200;
+/** Bounds of `find`: nodes inspected for values, and matches returned. */
+const FIND_NODES = 50_000;
+const FIND_HITS = 5_000;
 
 /** The image types the texture lookup serves from disk (never other files beside a model). */
 export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
@@ -103,6 +127,40 @@ function labelOf(cmd: EditCommand): string {
     case 'remove': return 'Remove';
     case 'move': return 'Move';
     case 'batch': return 'Edit';
+  }
+}
+
+/** Names a document's node for an undo step: `material ground`, `proxy item Left arm`. */
+function nodeTitle(outline: OutlineNode | undefined, path: NodePath, withKind = true): string | undefined {
+  if (!outline) return undefined;
+  let best: OutlineNode | undefined;
+  const walk = (n: OutlineNode) => {
+    if (n.path.length <= path.length && n.path.every((k, i) => k === path[i])) {
+      if (!best || n.path.length >= best.path.length) best = n;
+      for (const c of n.children ?? []) walk(c);
+    }
+  };
+  walk(outline);
+  if (!best || best.path.length === 0) return undefined;
+  const name = best.label && best.label !== best.name ? best.label : best.name;
+  return withKind && best.kind && !name.toLowerCase().startsWith(best.kind) ? `${best.kind} ${name}` : name;
+}
+
+/**
+ * The name of an undo step. A label the editor gave wins; otherwise it is made from the command
+ * and the node it touches ("Set diffuse of material ground").
+ */
+function stepName(cmd: EditCommand, outline: OutlineNode | undefined): string {
+  if (cmd.label) return cmd.label;
+  const base = labelOf(cmd);
+  if (cmd.op === 'batch') return base;
+  const title = nodeTitle(outline, cmd.op === 'set' ? cmd.path.slice(0, -1) : cmd.path);
+  if (!title) return base;
+  switch (cmd.op) {
+    case 'set': return `${base} of ${title}`;
+    case 'remove': return `Delete ${title}`;
+    case 'insert': return `Add to ${title}`;
+    case 'move': return `Reorder ${title}`;
   }
 }
 
@@ -217,7 +275,7 @@ export class DocumentService {
     this.emit('doc:progress', { task: 'decode', fraction: 1 });
     const id = `doc-${this.nextId++}`;
     const d: OpenDocument = {
-      id, abs, codec, tree, original: read.bytes, disk: read.disk,
+      id, abs, fileName, codec, tree, original: read.bytes, disk: read.disk,
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(),
       ...(maxMemory !== undefined ? { maxMemory } : {}),
     };
@@ -239,6 +297,26 @@ export class DocumentService {
       throw new AppErrorException(toAppError(e, src));
     }
     return this.open(this.paths.display(copy));
+  }
+
+  /**
+   * Opens a document from bytes that came without a file (dropped on the browser host's window).
+   * It is read-only: it has no file to save to until Save As puts it inside a root folder, and
+   * edits wait until then too, so nothing done to it can be lost with the tab.
+   */
+  async openBytes(name: string, bytes: Uint8Array): Promise<DocSnapshot> {
+    const fileName = basename(name.replace(/\\/g, '/')) || 'dropped';
+    const max = this.opts.maxFileBytes ?? 1 << 30;
+    if (bytes.length > max) fail('invalid', `The file is too large to open (${bytes.length} bytes; the limit is ${max})`);
+    const codec = this.detect(bytes, fileName);
+    const tree = this.decodeAs(codec, bytes, fileName);
+    const id = `doc-${this.nextId++}`;
+    const d: OpenDocument = {
+      id, abs: null, fileName, codec, tree, original: bytes, disk: null,
+      undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(),
+    };
+    this.docs.set(id, d);
+    return this.snapshot(d);
   }
 
   /** Where `doc:openSample` keeps its working copy (null without a sample). */
@@ -266,6 +344,7 @@ export class DocumentService {
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
+    problems = [...problems, ...this.textureProblems(d)];
     let outline;
     try {
       outline = timedStage('host:outline', () => d.codec.outline(d.tree));
@@ -278,12 +357,15 @@ export class DocumentService {
     } catch {
       /* shown as unknown */
     }
+    d.outline = outline;
     const top = d.undo[d.undo.length - 1];
     const next = d.redo[d.redo.length - 1];
     return {
       id: d.id,
-      path: this.paths.display(d.abs),
-      fileName: basename(d.abs),
+      path: d.abs === null ? d.fileName : this.paths.display(d.abs),
+      fileName: d.fileName,
+      ...(d.abs === null ? { readOnly: true } : {}),
+      history: this.history(d),
       format: d.codec.id,
       formatLabel: d.codec.label,
       version,
@@ -300,8 +382,18 @@ export class DocumentService {
     };
   }
 
+  /** The named steps around the current state, for the history list. */
+  private history(d: OpenDocument): HistoryInfo {
+    const steps = [...d.undo, ...[...d.redo].reverse()];
+    const first = Math.max(0, steps.length - HISTORY_SHOWN);
+    const savedIndex = d.savedSeq === 0 ? 0 : steps.findIndex((e) => e.seq === d.savedSeq);
+    // The saved state is after step i (undo side), or is reached by redoing up to step i.
+    const savedAt = savedIndex === 0 && d.savedSeq === 0 ? 0 : savedIndex >= 0 ? savedIndex + 1 : null;
+    return { labels: steps.slice(first).map((e) => e.label), first, at: d.undo.length, savedAt };
+  }
+
   private async changedOnDisk(d: OpenDocument): Promise<boolean> {
-    if (!d.disk) return false;
+    if (!d.disk || d.abs === null) return false;
     try {
       const st = await stat(d.abs);
       return st.size !== d.disk.size || st.mtimeMs !== d.disk.mtimeMs;
@@ -312,7 +404,7 @@ export class DocumentService {
 
   /** True when the file's content differs from what we last read or wrote (a touch alone is not a change). */
   private async contentChanged(d: OpenDocument): Promise<boolean> {
-    if (!d.disk) return false;
+    if (!d.disk || d.abs === null) return false;
     let st;
     try {
       st = await stat(d.abs);
@@ -346,6 +438,56 @@ export class DocumentService {
     } catch (e) {
       throw new AppErrorException(toAppError(e));
     }
+  }
+
+  /**
+   * Outline nodes whose name, label or field values contain `query` (text: case-insensitive
+   * substring; a number: equal to a numeric field or one of a short tuple's components, within
+   * float32 rounding). Bounded: at most FIND_NODES nodes are inspected and FIND_HITS returned.
+   */
+  find(id: DocId, query: string): FindResult {
+    const d = this.get(id);
+    const q = query.trim().toLowerCase();
+    const out: NodePath[] = [];
+    if (!q) return { paths: out, truncated: false };
+    const asNumber = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(q) ? Number(q) : NaN;
+    const numberHit = (v: unknown) => typeof v === 'number' && Math.abs(v - asNumber) <= 1e-6 * Math.max(1, Math.abs(asNumber));
+    const valueHit = (v: unknown): boolean => {
+      if (typeof v === 'string') return v.toLowerCase().includes(q);
+      if (Number.isFinite(asNumber)) {
+        if (numberHit(v)) return true;
+        if (Array.isArray(v) && v.length <= 16) return v.some(numberHit);
+      }
+      return false;
+    };
+    const outline = d.outline ?? d.codec.outline(d.tree);
+    let inspected = 0;
+    let truncated = false;
+    const walk = (n: OutlineNode): void => {
+      if (truncated) return;
+      let hit = n.name.toLowerCase().includes(q) || (n.label?.toLowerCase().includes(q) ?? false);
+      if (!hit) {
+        if (++inspected > FIND_NODES) {
+          truncated = true;
+          return;
+        }
+        try {
+          hit = d.codec.inspect(d.tree, n.path)?.fields.some((f) => valueHit(f.value)) ?? false;
+        } catch {
+          /* a node that cannot be inspected just does not match by value */
+        }
+      }
+      if (hit) {
+        out.push(n.path);
+        if (out.length >= FIND_HITS) {
+          truncated = true;
+          return;
+        }
+      }
+      for (const c of n.children ?? []) walk(c);
+    };
+    walk(outline);
+    return { paths: out, truncated };
   }
 
   scene(id: DocId, lod?: string): Scene {
@@ -382,7 +524,7 @@ export class DocumentService {
     try {
       bytes = d.codec.encode(d.tree);
     } catch (e) {
-      throw new AppErrorException(toAppError(e, basename(d.abs)));
+      throw new AppErrorException(toAppError(e, d.fileName));
     }
     d.encoded = { revision: d.revision, bytes };
     return bytes;
@@ -406,6 +548,7 @@ export class DocumentService {
   }
 
   private applyEdit(d: OpenDocument, command: EditCommand): void {
+    if (d.abs === null) fail('denied', `${d.fileName} was dropped on the window and is read-only: use Save As to put it in a folder, then edit it`);
     let refused: string | undefined;
     try {
       // A typed array would store 300 in a byte as 44: such values are refused for every format.
@@ -426,7 +569,7 @@ export class DocumentService {
       top.command = command;
       top.seq = this.nextSeq++;
     } else {
-      d.undo.push({ command, inverse, label: labelOf(command), seq: this.nextSeq++ });
+      d.undo.push({ command, inverse, label: stepName(command, d.outline), seq: this.nextSeq++ });
     }
     d.redo = [];
   }
@@ -443,23 +586,40 @@ export class DocumentService {
         throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
       }
       if (!cmd) fail('invalid', `Cannot add ${kind} here`, { path: JSON.stringify(parent) });
-      this.applyEdit(d, { ...cmd, label: cmd.label ?? `Add ${kind}` });
+      const where = nodeTitle(d.outline, parent, false);
+      this.applyEdit(d, { ...cmd, label: cmd.label ?? `Add ${kind}${where ? ` to ${where}` : ''}` });
       return this.changed(d);
     });
+  }
+
+  private undoStep(d: OpenDocument): void {
+    const e = d.undo.pop();
+    if (!e) fail('invalid', 'Nothing to undo');
+    try {
+      applyCommand(d.tree, e.inverse);
+    } catch (err) {
+      d.undo.push(e);
+      throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Undo failed: ${toAppError(err).message}` });
+    }
+    d.redo.push(e);
+  }
+
+  private redoStep(d: OpenDocument): void {
+    const e = d.redo.pop();
+    if (!e) fail('invalid', 'Nothing to redo');
+    try {
+      e.inverse = applyCommand(d.tree, e.command);
+    } catch (err) {
+      d.redo.push(e);
+      throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Redo failed: ${toAppError(err).message}` });
+    }
+    d.undo.push(e);
   }
 
   async undo(id: DocId): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
-      const e = d.undo.pop();
-      if (!e) fail('invalid', 'Nothing to undo');
-      try {
-        applyCommand(d.tree, e.inverse);
-      } catch (err) {
-        d.undo.push(e);
-        throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Undo failed: ${toAppError(err).message}` });
-      }
-      d.redo.push(e);
+      this.undoStep(d);
       return this.changed(d);
     });
   }
@@ -467,15 +627,28 @@ export class DocumentService {
   async redo(id: DocId): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
-      const e = d.redo.pop();
-      if (!e) fail('invalid', 'Nothing to redo');
+      this.redoStep(d);
+      return this.changed(d);
+    });
+  }
+
+  /**
+   * Goes to the state after `at` steps of the history (0: as opened), undoing or redoing as
+   * many steps as it takes; the steps after it stay redoable.
+   */
+  async goto(id: DocId, at: number): Promise<DocSnapshot> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      const total = d.undo.length + d.redo.length;
+      if (!Number.isInteger(at) || at < 0 || at > total) fail('invalid', `No step ${at} in the history (it has ${total})`);
       try {
-        e.inverse = applyCommand(d.tree, e.command);
-      } catch (err) {
-        d.redo.push(e);
-        throw new AppErrorException({ ...toAppError(err), code: 'internal', message: `Redo failed: ${toAppError(err).message}` });
+        while (d.undo.length > at) this.undoStep(d);
+        while (d.undo.length < at) this.redoStep(d);
+      } catch (e) {
+        // The steps taken before the failure are real changes: the renderer must see them.
+        await this.changed(d);
+        throw e;
       }
-      d.undo.push(e);
       return this.changed(d);
     });
   }
@@ -509,6 +682,7 @@ export class DocumentService {
     });
     const st = await stat(abs);
     d.abs = abs;
+    d.fileName = basename(abs);
     d.original = bytes;
     d.disk = { mtimeMs: st.mtimeMs, size: st.size };
     // The re-read tree's spans match the new file, so the hex view and `$raw` stay exact.
@@ -521,6 +695,7 @@ export class DocumentService {
   async save(id: DocId, options: SaveOptions = {}): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
+      if (d.abs === null) fail('invalid', `${d.fileName} has no file yet: use Save As to save it into a folder`);
       const display = this.paths.display(d.abs);
       await this.paths.resolve(display, 'write');
       if (!options.overwriteChanged && (await this.contentChanged(d))) {
@@ -555,6 +730,7 @@ export class DocumentService {
   async revert(id: DocId): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
+      if (d.abs === null) fail('invalid', `${d.fileName} has no file to revert to`);
       const display = this.paths.display(d.abs);
       let read;
       try {
@@ -562,8 +738,8 @@ export class DocumentService {
       } catch (e) {
         throw new AppErrorException(toAppError(e, display));
       }
-      const codec = this.detect(read.bytes, basename(d.abs));
-      const tree = this.decodeAs(codec, read.bytes, basename(d.abs), d.maxMemory);
+      const codec = this.detect(read.bytes, d.fileName);
+      const tree = this.decodeAs(codec, read.bytes, d.fileName, d.maxMemory);
       Object.assign(d, { codec, tree, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
       return this.changed(d);
     });
@@ -575,7 +751,7 @@ export class DocumentService {
    */
   private freshCopy(d: OpenDocument): { bytes: Uint8Array; tree: object } {
     const bytes = this.currentBytes(d);
-    return { bytes, tree: this.decodeAs(d.codec, bytes, basename(d.abs), d.maxMemory) };
+    return { bytes, tree: this.decodeAs(d.codec, bytes, d.fileName, d.maxMemory) };
   }
 
   private static nodeBytes(tree: object, bytes: Uint8Array, path: NodePath): Uint8Array | undefined {
@@ -616,7 +792,7 @@ export class DocumentService {
       let check: object;
       try {
         const encoded = d.codec.encode(scratch);
-        check = d.codec.decode(encoded, { fileName: basename(d.abs), ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
+        check = d.codec.decode(encoded, { fileName: d.fileName, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
       } catch (e) {
         const err = toAppError(e);
         throw new AppErrorException({ ...err, code: err.code === 'internal' ? 'invalid' : err.code, message: `The imported bytes do not fit at ${where}: ${err.message}` });
@@ -642,43 +818,116 @@ export class DocumentService {
     });
   }
 
+  private readonly pictures = new TexturePictureCache();
+
+  /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
+  private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
+    const roots = (this.opts.textureRoots?.() ?? []).map(toSlash);
+    // Dropped bytes have no folder of their own to resolve against.
+    if (d.abs === null) return { kind: 'missing', written };
+    return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
+  }
+
   /**
-   * A texture the model references: embedded in the file, or an image with that file name in the
-   * model's folder (or its `textures` subfolder). Only the base name is used, so a texture path
-   * in a model can never reach outside the model's folder, and only image types
-   * ({@link TEXTURE_EXTENSIONS}) are read from disk: never `secret.txt` or another model. The
-   * path policy keeps the lookup inside the roots (browser host). Null when there is none.
+   * "texture not found" warnings for the files the model's materials name (P3D paths; procedural
+   * textures and embedded images need no file), recomputed once per revision.
+   */
+  private textureProblems(d: OpenDocument): Problem[] {
+    if (d.textureProblems?.revision === d.revision) return d.textureProblems.problems;
+    const problems: Problem[] = [];
+    if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
+      try {
+        const seen = new Set<string>();
+        for (const m of d.codec.toScene(d.tree, {}).materials) {
+          if (!m.texture || m.textureData || seen.has(m.texture)) continue;
+          seen.add(m.texture);
+          const r = this.resolveReference(d, m.texture);
+          if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+      } catch {
+        /* a model without a scene has no texture references to check */
+      }
+    }
+    d.textureProblems = { revision: d.revision, problems };
+    return problems;
+  }
+
+  /**
+   * A texture the model references, as an image the renderer can show (PNG, JPEG or BMP): embedded
+   * in the file, or the file the reference resolves to (textures.md: the texture roots, the
+   * model's folder and parents, then by name beside the model). PAA, DDS and TGA files are decoded
+   * here, off the renderer's thread, and cached by path, size and modification time. A resolved
+   * file must still pass the path policy (the browser host's roots) and be an image type
+   * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
     try {
       const scene = d.codec.toScene(d.tree, {});
       const m = scene.materials.find((x) => x.texture === name && x.textureData);
-      if (m?.textureData) return m.textureData;
+      if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
     } catch {
       /* fall back to files */
     }
-    const base = name.split(/[\\/]/).pop() ?? '';
-    if (!base || base.startsWith('.') || !TEXTURE_EXTENSIONS.includes(extname(base).toLowerCase())) return null;
-    const dir = dirname(d.abs);
-    for (const folder of [dir, join(dir, 'textures')]) {
-      let entries: FileEntry[];
-      try {
-        entries = await this.paths.list(this.paths.display(folder));
-      } catch {
-        continue;
-      }
-      const hit = entries.find((e) => !e.dir && e.name.toLowerCase() === base.toLowerCase());
-      if (hit) {
-        try {
-          const abs = await this.paths.resolve(hit.path, 'read');
-          return new Uint8Array(await readFile(abs));
-        } catch {
-          return null;
-        }
-      }
+    if (d.abs === null) return null; // dropped bytes: no folder to look in
+    let r = this.resolveReference(d, name);
+    if (r.kind !== 'file') {
+      // Older behaviour kept: a `textures` subfolder beside the model.
+      const base = name.split(/[\\/]/).pop() ?? '';
+      if (base && base !== '.' && base !== '..') r = resolveTexture(base, { modelDir: toSlash(join(dirname(d.abs), 'textures')), roots: [] }, fsLookup());
     }
-    return null;
+    if (r.kind !== 'file' || !isTextureName(r.path) || !TEXTURE_EXTENSIONS.includes(extname(r.path).toLowerCase())) return null;
+    let abs: string;
+    try {
+      abs = await this.paths.resolve(this.paths.display(r.path), 'read');
+    } catch {
+      return null;
+    }
+    try {
+      return await this.pictures.file(abs);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A texture file on its own: info and one mip as PNG (the texture view). */
+  async readTexture(userPath: string, mip: number): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'read');
+    if (!isTextureName(abs)) fail('invalid', `${basename(abs)} is not a texture (.paa, .pac, .dds, .tga)`);
+    const st = await stat(abs);
+    if (st.size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
+    const bytes = new Uint8Array(await readFile(abs));
+    return this.textureView(abs, bytes, mip);
+  }
+
+  private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
+    try {
+      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+        const doc = decodeTexture(bytes, basename(abs));
+        const info = textureInfo(doc, bytes.length);
+        const m = Math.min(mip, textureMipCount(doc) - 1);
+        return {
+          path: this.paths.display(abs), fileName: basename(abs), mip: m, png: encodePng(decodeTextureMip(doc, m), { fast: true }),
+          info: { kind: info.kind, type: info.type, width: info.width, height: info.height, bytes: info.bytes, mips: info.mips, tags: info.tags ?? {}, notes: info.notes },
+        };
+      });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not read ${basename(abs)}: ${toAppError(e).message}` });
+    }
+  }
+
+  /** Replaces a PAA/PAC with a new one made from a PNG, written atomically. */
+  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'write');
+    if (!/\.pa[ac]$/i.test(abs)) fail('invalid', 'only .paa and .pac textures can be replaced from a PNG');
+    let out: Uint8Array;
+    try {
+      out = withBudget(MemoryBudget.forInput(png.length), () => encodePaa(createPaa(decodePng(png), format ? { format } : {})));
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not use that PNG: ${toAppError(e).message}` });
+    }
+    await atomicWriteFile(abs, out, { io: this.opts.io });
+    return this.textureView(abs, out, 0);
   }
 
   /**
@@ -694,7 +943,7 @@ export class DocumentService {
     const scene = up ? { ...own, upAxis: up } : own;
     let glb: Uint8Array;
     try {
-      glb = await this.opts.gltf(scene, basename(d.abs).replace(/\.[^.]+$/, ''), abs);
+      glb = await this.opts.gltf(scene, d.fileName.replace(/\.[^.]+$/, ''), abs);
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'encode', message: `glTF export failed: ${toAppError(e).message}` });
     }

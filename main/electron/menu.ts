@@ -52,6 +52,7 @@ export function installMenu(hooks: MenuHooks, recent: string[]): void {
         { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' },
         { type: 'separator' },
         cmd('Find…', 'edit:find', 'CmdOrCtrl+F'),
+        cmd('Undo History', 'edit:history'),
       ],
     },
     {
@@ -59,6 +60,9 @@ export function installMenu(hooks: MenuHooks, recent: string[]): void {
       // No single-key accelerators: they would swallow those letters in the inspector's text
       // fields. The page handles W, N, B, G, F and A itself when no field has focus.
       submenu: [
+        cmd('Next Document', 'view:nextDoc', 'Ctrl+Tab'),
+        cmd('Previous Document', 'view:prevDoc', 'Ctrl+Shift+Tab'),
+        { type: 'separator' },
         cmd('Wireframe', 'view:wireframe'),
         cmd('Normals', 'view:normals'),
         cmd('Bounds', 'view:bounds'),

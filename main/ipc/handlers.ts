@@ -39,6 +39,9 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:create': (r) => svc.create(r.id, r.parent, r.kind),
     'doc:undo': (r) => svc.undo(r.id),
     'doc:redo': (r) => svc.redo(r.id),
+    'doc:goto': (r) => svc.goto(r.id, r.at),
+    'doc:openBytes': (r) => svc.openBytes(r.name, r.bytes),
+    'doc:find': (r) => svc.find(r.id, r.query),
     'doc:save': (r) => svc.save(r.id, r.options),
     'doc:saveAs': (r) => svc.saveAs(r.id, r.path, r.overwrite === true),
     'doc:revert': (r) => svc.revert(r.id),
@@ -47,6 +50,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:screenshot': (r) => svc.screenshot(r.id, r.png, r.name),
     'doc:texture': (r) => svc.texture(r.id, r.name),
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up, r.overwrite === true),
+    'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
+    'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
   };
 }
 

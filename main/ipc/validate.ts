@@ -20,15 +20,16 @@ const docId = z.string().min(1).max(128);
 const nodePath = z.array(z.union([z.string().max(MAX_TEXT), z.number().int().nonnegative()])).max(MAX_PATH_SEGMENTS).readonly();
 const bytes = z.instanceof(Uint8Array);
 const label = text.optional();
+const gesture = z.string().max(128).optional();
 
 /** Values inside edits are arbitrary JSON-like data (plus typed arrays); the codec's checkEdit judges them. */
 const editCommand: z.ZodType<EditCommand> = z.lazy(() =>
   z.discriminatedUnion('op', [
-    z.object({ op: z.literal('set'), path: nodePath, value: z.unknown(), label }),
-    z.object({ op: z.literal('insert'), path: nodePath, index: z.number().int().nonnegative(), value: z.unknown(), label }),
-    z.object({ op: z.literal('remove'), path: nodePath, label }),
-    z.object({ op: z.literal('move'), path: nodePath, from: z.number().int().nonnegative(), to: z.number().int().nonnegative(), label }),
-    z.object({ op: z.literal('batch'), commands: z.array(editCommand).max(MAX_BATCH), label }),
+    z.object({ op: z.literal('set'), path: nodePath, value: z.unknown(), label, gesture }),
+    z.object({ op: z.literal('insert'), path: nodePath, index: z.number().int().nonnegative(), value: z.unknown(), label, gesture }),
+    z.object({ op: z.literal('remove'), path: nodePath, label, gesture }),
+    z.object({ op: z.literal('move'), path: nodePath, from: z.number().int().nonnegative(), to: z.number().int().nonnegative(), label, gesture }),
+    z.object({ op: z.literal('batch'), commands: z.array(editCommand).max(MAX_BATCH), label, gesture }),
   ]),
 ) as z.ZodType<EditCommand>;
 
@@ -73,6 +74,9 @@ export const requestSchemas = {
   'doc:create': z.object({ id: docId, parent: nodePath, kind: nonEmpty }),
   'doc:undo': byId,
   'doc:redo': byId,
+  'doc:goto': z.object({ id: docId, at: z.number().int().nonnegative() }),
+  'doc:openBytes': z.object({ name: nonEmpty, bytes }),
+  'doc:find': z.object({ id: docId, query: z.string().min(1).max(256) }),
   'doc:save': z.object({ id: docId, options: z.object({ overwriteChanged: z.boolean().optional() }).optional() }),
   'doc:saveAs': z.object({ id: docId, path: nonEmpty, overwrite: z.boolean().optional() }),
   'doc:revert': byId,
@@ -81,6 +85,8 @@ export const requestSchemas = {
   'doc:screenshot': z.object({ id: docId, png: bytes, name: text.optional() }),
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional(), overwrite: z.boolean().optional() }),
+  'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),
+  'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional() }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -89,8 +89,8 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     return d;
   };
 
-  const open = (path: string, maxMemory?: number): DocSnapshot => {
-    const bytes = opts.files.get(path);
+  const open = (path: string, dropped?: Uint8Array, maxMemory?: number): DocSnapshot => {
+    const bytes = dropped ?? opts.files.get(path);
     if (!bytes) throw new Refused({ code: 'not-found', message: `The file does not exist: ${path}`, file: path });
     const codec = detect(bytes, path);
     if (!codec) throw new Refused({ code: 'decode', message: 'Not a model file LodSmith knows (no format matched its first bytes)', offset: 0, file: path });
@@ -142,7 +142,7 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     },
     'dialog:open': () => [],
     'dialog:save': () => null,
-    'doc:open': ({ path, maxMemory }) => open(path, maxMemory),
+    'doc:open': ({ path, maxMemory }) => open(path, undefined, maxMemory),
     'doc:openSample': () => {
       if (!opts.sample) throw new Refused({ code: 'not-found', message: 'No sample model is bundled' });
       return open(opts.sample);
@@ -191,6 +191,31 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
         d.revision++;
       }
       return snapshot(d);
+    },
+    'doc:goto': ({ id, at }) => {
+      const d = get(id);
+      while (d.undo.length > at && d.undo.length) {
+        const e = d.undo.pop()!;
+        d.redo.push({ cmd: applyCommand(d.doc, e.inverse), inverse: e.inverse });
+      }
+      while (d.undo.length < at && d.redo.length) {
+        const e = d.redo.pop()!;
+        d.undo.push({ cmd: e.cmd, inverse: applyCommand(d.doc, e.cmd) });
+      }
+      d.revision++;
+      return snapshot(d);
+    },
+    // The fake has no read-only state: a dropped file opens like any other.
+    'doc:openBytes': ({ name, bytes }) => open(name, bytes),
+    'doc:find': ({ id, query }) => {
+      const q = query.toLowerCase();
+      const paths: (string | number)[][] = [];
+      const walk = (n: DocSnapshot['outline']) => {
+        if (n.name.toLowerCase().includes(q) || n.label?.toLowerCase().includes(q)) paths.push([...n.path]);
+        for (const c of n.children ?? []) walk(c);
+      };
+      walk(get(id).codec.outline(get(id).doc));
+      return { paths, truncated: false };
     },
     'doc:redo': ({ id }) => {
       const d = get(id);
@@ -242,6 +267,12 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       throw new Refused({ code: 'invalid', message: 'Screenshots need the document service' });
     },
     'doc:texture': () => null,
+    'texture:read': () => {
+      throw new Error('textures are not available in the demo');
+    },
+    'texture:replace': () => {
+      throw new Error('textures are not available in the demo');
+    },
     'doc:exportGltf': () => undefined,
   };
 

@@ -116,6 +116,7 @@ export function createHostClient(options: HostClientOptions = {}): LodsmithApi &
   return {
     async invoke<C extends InvokeChannel>(channel: C, req: Req<C>): Promise<Result<Res<C>>> {
       let res: Response;
+      markStage(`invoke:${channel}:sent`);
       try {
         res = await doFetch(`${base}/api/${encodeURIComponent(channel)}`, {
           method: 'POST',

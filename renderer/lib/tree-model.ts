@@ -22,9 +22,10 @@ export function nodeMatches(n: OutlineNode, q: string): boolean {
 
 /**
  * Visible rows in display order. Without a filter, children show under expanded rows; with one,
- * every match shows with its ancestors, whatever the expansion state.
+ * every match shows with its ancestors, whatever the expansion state. A node matches by its name,
+ * label or kind, or when its key is in `found` (the document service's matches by field value).
  */
-export function visibleRows(root: OutlineNode | undefined, expanded: ReadonlySet<string>, filter = ''): TreeRow[] {
+export function visibleRows(root: OutlineNode | undefined, expanded: ReadonlySet<string>, filter = '', found?: ReadonlySet<string>): TreeRow[] {
   const out: TreeRow[] = [];
   if (!root) return out;
   const q = filter.trim();
@@ -38,7 +39,7 @@ export function visibleRows(root: OutlineNode | undefined, expanded: ReadonlySet
       return true;
     }
     const at = out.length;
-    const self = nodeMatches(n, q);
+    const self = nodeMatches(n, q) || (found?.has(key) ?? false);
     out.push({ node: n, key, depth, hasChildren: kids.length > 0, expanded: true, match: self });
     let any = false;
     for (const c of kids) any = walk(c, depth + 1) || any;
@@ -47,6 +48,29 @@ export function visibleRows(root: OutlineNode | undefined, expanded: ReadonlySet
   };
   walk(root, 0);
   return out;
+}
+
+/**
+ * A node's path as the user reads it, the one way the status bar, the inspector and the
+ * Problems list write it: the tree's names from the root down, `LOD1/MAL1/MAT1[2]`. Paths
+ * below the last outline node (a field) add their keys; the root alone is `/`.
+ */
+export function displayPath(root: OutlineNode | undefined, path: NodePath): string {
+  const chain = ancestryOrNearest(root, path);
+  const names = chain.filter((n) => n.path.length > 0).map((n) => n.name);
+  const last = chain[chain.length - 1];
+  const rest = last ? path.slice(last.path.length) : path;
+  for (const k of rest) {
+    if (typeof k === 'number' && names.length) names[names.length - 1] += `[${k}]`;
+    else names.push(String(k));
+  }
+  return names.length ? names.join('/') : '/';
+}
+function ancestryOrNearest(root: OutlineNode | undefined, path: NodePath): OutlineNode[] {
+  const exact = ancestry(root, path);
+  if (exact.length) return exact;
+  const near = nearestNode(root, path);
+  return near ? ancestry(root, near.path) : [];
 }
 
 /** Finds a node by path. */

@@ -15,6 +15,8 @@ export interface AppCommand {
   icon?: string;
   enabled?: () => boolean;
   checked?: () => boolean;
+  /** What the command would do now ("Undo Set diffuse of material ground"), for tooltips and menus. */
+  describe?: () => string | undefined;
   run: () => unknown;
 }
 
@@ -75,6 +77,13 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     };
     await run(isElectron());
   }
+  /** Next (+1) or previous (-1) document tab, wrapping around. */
+  function cycleDoc(step: 1 | -1) {
+    const list = docs.docs;
+    if (list.length < 2) return;
+    const i = list.findIndex((d) => d.id === docs.activeId);
+    docs.activate(list[(i + step + list.length) % list.length]!.id);
+  }
   const toggle = (key: 'wireframe' | 'normals' | 'bounds' | 'grid' | 'skeleton' | 'colliders') => () => {
     view[key] = !view[key];
   };
@@ -82,13 +91,17 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
   const list: AppCommand[] = [
     { id: 'file:open', label: 'Open…', keys: 'Ctrl+O', icon: 'open', run: openFile },
     { id: 'file:openSample', label: 'Open Sample Model', icon: 'sample', run: () => docs.openSample() },
-    { id: 'file:save', label: 'Save', keys: 'Ctrl+S', icon: 'save', enabled: hasDoc, run: () => docs.save() },
+    // A dropped file has no file to save to: Save asks where, as Save As does.
+    { id: 'file:save', label: 'Save', keys: 'Ctrl+S', icon: 'save', enabled: hasDoc, run: () => (docs.active?.readOnly ? saveAs() : docs.save()) },
     { id: 'file:saveAs', label: 'Save As…', keys: 'Ctrl+Shift+S', icon: 'save-as', enabled: hasDoc, run: saveAs },
     { id: 'file:revert', label: 'Revert to Saved', icon: 'revert', enabled: () => !!docs.active?.dirty, run: () => docs.revert() },
     { id: 'file:exportGltf', label: 'Export glTF Binary…', keys: 'Ctrl+E', icon: 'glb', enabled: hasDoc, run: exportGltf },
     { id: 'file:close', label: 'Close', keys: 'Ctrl+W', icon: 'close', enabled: hasDoc, run: () => docs.active && docs.close(docs.active.id) },
-    { id: 'edit:undo', label: 'Undo', keys: 'Ctrl+Z', icon: 'undo', enabled: () => !!docs.active?.canUndo, run: () => docs.undo() },
-    { id: 'edit:redo', label: 'Redo', keys: 'Ctrl+Y', icon: 'redo', enabled: () => !!docs.active?.canRedo, run: () => docs.redo() },
+    { id: 'edit:undo', label: 'Undo', keys: 'Ctrl+Z', icon: 'undo', enabled: () => !!docs.active?.canUndo, describe: () => docs.active?.undoLabel, run: () => docs.undo() },
+    { id: 'edit:redo', label: 'Redo', keys: 'Ctrl+Y', icon: 'redo', enabled: () => !!docs.active?.canRedo, describe: () => docs.active?.redoLabel, run: () => docs.redo() },
+    { id: 'edit:history', label: 'Undo History', icon: 'revert', enabled: hasDoc, run: () => (view.bottomTab = 'history') },
+    { id: 'view:nextDoc', label: 'Next Document', keys: 'Ctrl+Tab', enabled: () => docs.docs.length > 1, run: () => cycleDoc(1) },
+    { id: 'view:prevDoc', label: 'Previous Document', keys: 'Ctrl+Shift+Tab', enabled: () => docs.docs.length > 1, run: () => cycleDoc(-1) },
     { id: 'edit:find', label: 'Find in Structure', keys: 'Ctrl+F', icon: 'search', enabled: hasDoc, run: () => document.querySelector<HTMLInputElement>('[data-testid="tree-filter"]')?.focus() },
     { id: 'view:frame', label: 'Frame Selection', keys: 'F', icon: 'frame', enabled: hasDoc, run: () => view.viewport?.frameSelection() },
     { id: 'view:frameAll', label: 'Frame All', keys: 'Shift+F', enabled: hasDoc, run: () => view.viewport?.frameAll() },
@@ -113,6 +126,12 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
   };
 }
 
+/** Menu and tooltip text of a command: its label with what it would do now ("Undo Set …"). */
+export function commandTitle(c: AppCommand): string {
+  const what = c.describe?.();
+  return what ? `${c.label} ${what}` : c.label;
+}
+
 /** `Ctrl+Shift+S` style name of a key event (Cmd counts as Ctrl on macOS). */
 export function keyName(e: KeyboardEvent): string {
   const parts: string[] = [];
@@ -127,6 +146,8 @@ export function keyName(e: KeyboardEvent): string {
 /** Extra accepted spellings of shortcuts. */
 export const KEY_ALIASES: Record<string, string> = {
   'Ctrl+Shift+Z': 'edit:redo',
+  // Browsers keep Ctrl+Tab and Ctrl+W for their own tabs; these work in every browser.
+  'Ctrl+PageDown': 'view:nextDoc', 'Ctrl+PageUp': 'view:prevDoc', 'Alt+PageDown': 'view:nextDoc', 'Alt+PageUp': 'view:prevDoc',
   // Single keys for the view, as in most 3D tools; only when no text field has the focus.
   W: 'view:wireframe', N: 'view:normals', B: 'view:bounds', G: 'view:grid', K: 'view:skeleton', C: 'view:colliders',
   A: 'view:frameAll',

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
-import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
@@ -23,6 +23,8 @@ export interface ShownError {
 interface DocUi {
   selected: NodePath | null;
   expanded: Set<string>;
+  /** The structure tree's filter text: each document keeps its own. */
+  filter: string;
 }
 
 export type Span = [number, number];
@@ -86,7 +88,7 @@ export const useDocs = defineStore('docs', () => {
       docs.value.splice(i, 1, s);
     } else {
       docs.value.push(s);
-      ui.set(s.id, { selected: null, expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
+      ui.set(s.id, { selected: null, filter: '', expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
     }
     if (s.id === activeId.value) void refreshInspection();
   }
@@ -98,7 +100,27 @@ export const useDocs = defineStore('docs', () => {
     return s;
   }
 
+  /** A texture file opened on its own (shown in the texture view, not as a document). */
+  const textureView = ref<TextureView | null>(null);
+  async function openTexture(path: string, mip = 0): Promise<void> {
+    const v = await call('texture:read', { path, mip }, `Could not open ${path}`);
+    if (v) textureView.value = v;
+  }
+  async function replaceTexture(png: Uint8Array, format?: 'dxt1' | 'dxt5' | 'argb8888'): Promise<void> {
+    const cur = textureView.value;
+    if (!cur) return;
+    const v = await call('texture:replace', { path: cur.path, png, ...(format ? { format } : {}) }, `Could not replace ${cur.fileName}`);
+    if (v) textureView.value = v;
+  }
+  function closeTexture(): void {
+    textureView.value = null;
+  }
+
   async function open(path: string): Promise<DocSnapshot | undefined> {
+    if (/\.(paa|pac|dds|tga)$/i.test(path)) {
+      await openTexture(path);
+      return undefined;
+    }
     const existing = docs.value.find((d) => d.path === path);
     if (existing) {
       activate(existing.id);
@@ -107,6 +129,13 @@ export const useDocs = defineStore('docs', () => {
     // The editor's decoding memory setting goes with the request (absent: the default rule).
     const maxMemory = useSettings().maxMemoryBytes;
     return opened(await call('doc:open', maxMemory !== undefined ? { path, maxMemory } : { path }, `Could not open ${path}`));
+  }
+
+  /** Opens a file dropped on the window from its bytes: read-only until saved into a folder. */
+  async function openDropped(name: string, bytes: Uint8Array): Promise<DocSnapshot | undefined> {
+    const s = opened(await call('doc:openBytes', { name, bytes }, `Could not open ${name}`));
+    if (s) notice.value = `${s.fileName} is open read-only: use Save As to put it in a folder and edit it`;
+    return s;
   }
 
   async function openSample(): Promise<DocSnapshot | undefined> {
@@ -213,21 +242,47 @@ export const useDocs = defineStore('docs', () => {
   async function edit(command: EditCommand): Promise<AppError | undefined> {
     const d = active.value;
     if (!d) return { code: 'invalid', message: 'No document is open' };
-    const s = await call('doc:edit', { id: d.id, command }, 'Edit refused', true);
+    const s = await inOrder(() => call('doc:edit', { id: d.id, command }, 'Edit refused', true));
     if (!s) return lastError;
     accept(s);
     return undefined;
   }
 
+  /** A node's name as the tree shows it, for naming undo steps. */
+  function nodeName(path: NodePath): string {
+    const n = active.value ? findNode(active.value.outline, path) : undefined;
+    return n ? (n.label && n.label !== n.name ? n.label : n.name) : String(path[path.length - 1] ?? '');
+  }
+
   async function verb(channel: 'doc:undo' | 'doc:redo' | 'doc:save' | 'doc:revert', title: string): Promise<boolean> {
     const d = active.value;
     if (!d) return false;
-    const s = await call(channel, { id: d.id }, title);
+    const s = await inOrder(() => call(channel, { id: d.id }, title));
     if (s) accept(s);
     return !!s;
   }
   const undo = () => verb('doc:undo', 'Undo failed');
   const redo = () => verb('doc:redo', 'Redo failed');
+
+  /** Goes to the state after `at` steps of the active document's history (the history list). */
+  async function goto(at: number): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await inOrder(() => call('doc:goto', { id: d.id, at }, 'Could not go to that step'));
+    if (s) accept(s);
+    return !!s;
+  }
+
+  /**
+   * Edits, undo and redo leave in the order they were made: an Enter in a field followed at
+   * once by Ctrl+Z must undo that edit, not overtake it on the way to the service.
+   */
+  let chain: Promise<unknown> = Promise.resolve();
+  function inOrder<T>(fn: () => Promise<T>): Promise<T> {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  }
   const revert = () => verb('doc:revert', 'Revert failed');
 
   /** A save refused because the file changed on disk: the window asks before overwriting. */
@@ -300,7 +355,8 @@ export const useDocs = defineStore('docs', () => {
   }
 
   async function remove(path: NodePath): Promise<boolean> {
-    const err = await edit({ op: 'remove', path, label: `Delete ${String(path[path.length - 1])}` });
+    // The document service names the step after the node ("Delete collider Body").
+    const err = await edit({ op: 'remove', path });
     if (err) error.value = { title: 'Could not delete', error: err };
     else select(path.slice(0, -1));
     return !err;
@@ -311,7 +367,7 @@ export const useDocs = defineStore('docs', () => {
     const index = path[path.length - 1];
     if (typeof index !== 'number') return false;
     const to = index + delta;
-    const err = await edit({ op: 'move', path: path.slice(0, -1), from: index, to, label: delta < 0 ? 'Move up' : 'Move down' });
+    const err = await edit({ op: 'move', path: path.slice(0, -1), from: index, to, label: `Move ${nodeName(path)} ${delta < 0 ? 'up' : 'down'}` });
     if (err) error.value = { title: 'Could not move', error: err };
     else select([...path.slice(0, -1), to]);
     return !err;
@@ -418,9 +474,10 @@ export const useDocs = defineStore('docs', () => {
   return {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
-    call, accept, open, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, query, editPlanned, edit, undo, redo, revert, save, saveAs, create, remove, move,
+    call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
+    refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
+    textureView, openTexture, replaceTexture, closeTexture,
   };
 });
 

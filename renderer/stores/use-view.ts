@@ -6,7 +6,7 @@ import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import type { Highlight } from '../../shared/model/editor-query.ts';
 
 export type RightTab = 'inspector' | 'materials' | 'proxies' | 'colliders' | 'lights' | 'selections';
-export type BottomTab = 'problems' | 'hex';
+export type BottomTab = 'problems' | 'hex' | 'history';
 
 export const useView = defineStore('view', () => {
   const wireframe = ref(false);
@@ -15,6 +15,8 @@ export const useView = defineStore('view', () => {
   const grid = ref(true);
   const skeleton = ref(false);
   const colliders = ref(true);
+  /** How surfaces are coloured: their textures (over the material colour), the material colour only, or one plain grey. */
+  const shading = ref<'textured' | 'colour' | 'solid'>('textured');
   /** Mesh indices hidden by the user, per document. */
   const hiddenMeshes = reactive(new Map<string, Set<number>>());
   /** P3D: resolution name of the LOD shown, per document. */
@@ -36,7 +38,6 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | null>(null);
-  const treeFilter = ref('');
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);
   /** The scene last drawn for the active document, and the revision it was built from. */
@@ -73,8 +74,8 @@ export const useView = defineStore('view', () => {
   }
 
   return {
-    wireframe, normals, bounds, grid, skeleton, colliders, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    highlight, rightTab, bottomTab, dialog, treeFilter, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    wireframe, normals, bounds, grid, skeleton, colliders, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
+    highlight, rightTab, bottomTab, dialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

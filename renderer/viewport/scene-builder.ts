@@ -6,6 +6,8 @@ import * as THREE from 'three';
 import type { AnimationClip, Scene, SceneMaterial, SceneMesh } from '../../shared/scene/scene.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { PreviewSkinnedMesh } from './bounds.ts';
+import { decodeBlocks } from '../../shared/formats/texture/dxt.ts';
+import { isBlockTexture, unpackBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
 
 export interface BuiltScene {
   root: THREE.Group;
@@ -112,12 +114,65 @@ function makeGeometry(mesh: SceneMesh): THREE.BufferGeometry {
 
 export interface BuildOptions {
   wireframe: boolean;
+  /** The GPU takes S3TC (DXT) textures as they are. */
+  compressed?: boolean;
+  /** 'textured' (default): textures over material colours; 'colour': material colours; 'solid': plain grey. */
+  shading?: 'textured' | 'colour' | 'solid';
   textures?: TextureResolver;
   /** Called when an asynchronously loaded texture arrives (the viewport re-renders). */
   onAsync?: () => void;
 }
 
-const textureCache = new Map<string, Promise<ImageBitmap | null>>();
+/** A texture as it arrived: a browser-decoded picture, or DXT blocks with the file's mips. */
+type TextureSource = { kind: 'bitmap'; img: ImageBitmap } | { kind: 'blocks'; t: BlockTexture };
+
+const textureCache = new Map<string, Promise<TextureSource | null>>();
+
+async function textureSource(bytes: Uint8Array): Promise<TextureSource | null> {
+  if (isBlockTexture(bytes)) {
+    try {
+      return { kind: 'blocks', t: unpackBlockTexture(bytes) };
+    } catch {
+      return null;
+    }
+  }
+  const img = await imageFromBytes(bytes);
+  return img ? { kind: 'bitmap', img } : null;
+}
+
+const S3TC: Record<BlockTexture['format'], THREE.CompressedPixelFormat> = {
+  bc1: THREE.RGBA_S3TC_DXT1_Format, bc2: THREE.RGBA_S3TC_DXT3_Format, bc3: THREE.RGBA_S3TC_DXT5_Format,
+};
+
+/**
+ * A three.js texture of a source. Block data goes to the GPU as it is (with the file's mips)
+ * where S3TC is supported, else it is decoded here. Rows are top first in both, so the texture
+ * matrix turns v over to match pictures (which are flipped on decode).
+ */
+function makeTexture(src: TextureSource, compressed: boolean): THREE.Texture {
+  if (src.kind === 'bitmap') {
+    const t = new THREE.Texture(src.img);
+    t.flipY = false;
+    return t;
+  }
+  const b = src.t;
+  let t: THREE.Texture;
+  if (compressed) {
+    const mipmaps = b.levels.map((data, i) => ({ data, width: Math.max(1, b.width >> i), height: Math.max(1, b.height >> i) }));
+    t = new THREE.CompressedTexture(mipmaps as unknown as ImageData[], b.width, b.height, S3TC[b.format]);
+    t.minFilter = THREE.LinearMipmapLinearFilter;
+  } else {
+    const rgba = new Uint8Array(b.width * b.height * 4);
+    decodeBlocks(b.format, b.levels[0]!, 0, b.width, b.height, rgba);
+    t = new THREE.DataTexture(rgba, b.width, b.height, THREE.RGBAFormat);
+    t.generateMipmaps = true;
+    t.minFilter = THREE.LinearMipmapLinearFilter;
+  }
+  t.flipY = false;
+  t.repeat.set(1, -1);
+  t.offset.set(0, 1);
+  return t;
+}
 
 /** Drops cached texture images (a document was closed or reloaded). */
 export function clearTextureCache(): void {
@@ -128,27 +183,41 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
   const root = new THREE.Group();
   root.name = 'model';
   const disposables: { dispose(): void }[] = [];
+  const shading = opts.shading ?? 'textured';
   const loadTexture = (mat: THREE.MeshPhongMaterial, m: SceneMaterial) => {
+    if (shading === 'solid') {
+      mat.color.setRGB(0.6, 0.64, 0.68, THREE.SRGBColorSpace);
+      mat.opacity = 1;
+      mat.transparent = false;
+      return;
+    }
+    if (shading !== 'textured') return;
     const key = m.textureData ? `embedded:${m.name}:${m.textureData.length}:${m.textureData[0] ?? 0}:${m.textureData[m.textureData.length >> 1] ?? 0}` : m.texture ? `file:${m.texture}` : '';
     if (!key) return;
     let p = textureCache.get(key);
     if (!p) {
-      if (m.textureData) p = imageFromBytes(m.textureData);
+      if (m.textureData) p = textureSource(m.textureData);
       else if (m.texture && opts.textures) {
-        // LODka keeps a second texture after a colon; the first is the base map.
-        const name = m.texture.split(':')[0]!;
-        p = opts.textures(name).then((b) => (b ? imageFromBytes(b) : null)).catch(() => null);
+        // LODka keeps a second texture after a colon; the first is the base map. A drive letter
+        // (`P:\...` in P3D paths) is not that colon.
+        const name = /^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0];
+        p = opts.textures(name).then((b) => (b ? textureSource(b) : null)).catch(() => null);
       } else return;
       textureCache.set(key, p);
     }
-    void p.then((img) => {
-      if (!img) return;
-      const t = new THREE.Texture(img);
+    void p.then((src) => {
+      if (!src) return;
+      const t = makeTexture(src, opts.compressed ?? false);
       t.colorSpace = THREE.SRGBColorSpace;
       t.wrapS = t.wrapT = THREE.RepeatWrapping;
-      t.flipY = false;
       t.needsUpdate = true;
       mat.map = t;
+      // Arma's colour-with-alpha textures (`_ca`) are drawn with their alpha unless the material
+      // says how: blended, with a cut-out so hidden texels do not hide what is behind them.
+      if (m.blending === undefined && /_ca(\.[a-z]+)?$/i.test(m.texture ?? '')) {
+        mat.transparent = true;
+        mat.alphaTest = 0.02;
+      }
       mat.needsUpdate = true;
       disposables.push(t);
       opts.onAsync?.();

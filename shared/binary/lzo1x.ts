@@ -80,7 +80,7 @@ interface Cursor {
  * `expectedSize`, never references before the start of the output; corrupt input throws
  * {@link DecodeError} with the absolute offset of the offending instruction.
  */
-export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, path = ''): Lzo1xResult {
+export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array, path = ''): Lzo1xResult {
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
   }
@@ -94,8 +94,10 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
   if (expectedSize > lzo1xMaxOutput(remaining)) {
     throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
   }
-  chargeAllocation(expectedSize, 'LZO stream', offset, path, src.length);
-  const out = new Uint8Array(expectedSize);
+  if (into && into.length !== expectedSize) throw new RangeError(`LZO output buffer holds ${into.length} bytes, not ${expectedSize}`);
+  // A caller's buffer was charged by the caller (the ODOL slab); a new one is charged here.
+  if (!into) chargeAllocation(expectedSize, 'LZO stream', offset, path, src.length);
+  const out = into ?? new Uint8Array(expectedSize);
   const end = src.length;
   const limit = expectedSize;
   const cur: Cursor = { ip: offset, op: 0, state: 0 };

@@ -52,7 +52,7 @@ export function lzssChecksums(data: Uint8Array): { unsigned: number; signed: num
  * checks the checksum. Never reads outside `src`, never writes more than `expectedSize` bytes,
  * and throws {@link DecodeError} (with the absolute offset) for truncated or corrupt input.
  */
-export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, path = ''): LzssResult {
+export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, into?: Uint8Array, path = ''): LzssResult {
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZSS expected size ${expectedSize} is invalid`, offset, '');
   }
@@ -70,9 +70,11 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
       '',
     );
   }
-  chargeAllocation(expectedSize, 'LZSS stream', offset, path, src.length);
-  const out = new Uint8Array(expectedSize);
-  const dv = new DataView(out.buffer);
+  if (into && into.length !== expectedSize) throw new RangeError(`LZSS output buffer holds ${into.length} bytes, not ${expectedSize}`);
+  // A caller's buffer was charged by the caller (the ODOL slab); a new one is charged here.
+  if (!into) chargeAllocation(expectedSize, 'LZSS stream', offset, path, src.length);
+  const out = into ?? new Uint8Array(expectedSize);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const end = src.length;
   let ip = offset;
   let op = 0;

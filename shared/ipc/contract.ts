@@ -33,10 +33,26 @@ export interface DocSnapshot {
   canRedo: boolean;
   undoLabel?: string;
   redoLabel?: string;
+  /** The named undo steps, for the history list. */
+  history?: HistoryInfo;
+  /** Opened from dropped bytes: no file to save to until Save As puts it in a folder; edits wait until then. */
+  readOnly?: boolean;
   /** Increments on every change; the renderer refetches the scene when it moves. */
   revision: number;
   /** The file changed on disk since it was opened or saved. */
   changedOnDisk?: boolean;
+}
+
+/**
+ * The undo history of a document as one list of named steps: `labels[i]` is step `first + i`;
+ * the document is in the state after `at` steps (steps from `at` on are redoable), and the file
+ * on disk matches the state after `savedAt` steps (null: no state in the history).
+ */
+export interface HistoryInfo {
+  labels: string[];
+  first: number;
+  at: number;
+  savedAt: number | null;
 }
 
 /** A codec or file-system failure as the renderer shows it. */
@@ -50,6 +66,12 @@ export interface AppError {
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export interface FindResult {
+  paths: NodePath[];
+  /** The search stopped early (too many nodes or matches); the paths are the first ones found. */
+  truncated: boolean;
+}
 
 export interface FileEntry {
   name: string;
@@ -95,6 +117,12 @@ export interface InvokeMap {
   'doc:create': { req: { id: DocId; parent: NodePath; kind: string }; res: DocSnapshot };
   'doc:undo': { req: { id: DocId }; res: DocSnapshot };
   'doc:redo': { req: { id: DocId }; res: DocSnapshot };
+  /** Undoes or redoes until the document is in the state after `at` history steps. */
+  'doc:goto': { req: { id: DocId; at: number }; res: DocSnapshot };
+  /** Opens a document from bytes without a file (dropped on the window); read-only until Save As. */
+  'doc:openBytes': { req: { name: string; bytes: Uint8Array }; res: DocSnapshot };
+  /** Paths of the outline nodes whose name, label or field values contain `query`. */
+  'doc:find': { req: { id: DocId; query: string }; res: FindResult };
   'doc:save': { req: { id: DocId; options?: SaveOptions }; res: DocSnapshot };
   /**
    * Writes the document to `path` (its format's extension only; never a dot name or a link).
@@ -113,6 +141,28 @@ export interface InvokeMap {
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
   /** Exports the document (or one LOD) as glTF (`.glb` or `.gltf`); `overwrite` as for doc:saveAs. */
   'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
+  /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
+  'texture:read': { req: { path: string; mip?: number }; res: TextureView };
+  /** Replaces a PAA/PAC with a new one made from a PNG (full mip chain and tags); answers the new view of mip 0. */
+  'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888' }; res: TextureView };
+}
+
+/** What the texture view shows: the texture's facts (as `lodsmith info --json`) and one mip as PNG. */
+export interface TextureView {
+  path: string;
+  fileName: string;
+  info: {
+    kind: string;
+    type: string;
+    width: number;
+    height: number;
+    bytes: number;
+    mips: { width: number; height: number; compression?: string; bytes?: number }[];
+    tags?: Record<string, unknown>;
+    notes: string[];
+  };
+  mip: number;
+  png: Uint8Array;
 }
 
 /** Main -> renderer events. */
@@ -135,8 +185,9 @@ export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
-  'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:save', 'doc:saveAs', 'doc:revert',
+  'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
+  'texture:read', 'texture:replace',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

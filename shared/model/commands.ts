@@ -6,17 +6,28 @@
 import { markDirty } from './lossless.ts';
 import { getAt, type NodePath } from './path.ts';
 
+/**
+ * What every command may carry: `label` names the undo step ("Set diffuse of material ground");
+ * `gesture` ties the commands of one continuous user gesture (the moves of one colour-picker or
+ * slider drag) together so they become one undo step. Two commands without the same gesture id
+ * are always two steps, however alike.
+ */
+interface CommandMeta {
+  label?: string;
+  gesture?: string;
+}
+
 export type EditCommand =
   /** Replace the value at `path` (a field, or a whole node). */
-  | { op: 'set'; path: NodePath; value: unknown; label?: string }
+  | ({ op: 'set'; path: NodePath; value: unknown } & CommandMeta)
   /** Insert `value` into the array at `path` before `index` (index = length appends). */
-  | { op: 'insert'; path: NodePath; index: number; value: unknown; label?: string }
+  | ({ op: 'insert'; path: NodePath; index: number; value: unknown } & CommandMeta)
   /** Remove the element at `path` (its last key is the index in its parent array). */
-  | { op: 'remove'; path: NodePath; label?: string }
+  | ({ op: 'remove'; path: NodePath } & CommandMeta)
   /** Move an element inside one array. */
-  | { op: 'move'; path: NodePath; from: number; to: number; label?: string }
-  /** Several commands as one undo step (drags, batch replace). */
-  | { op: 'batch'; commands: EditCommand[]; label?: string };
+  | ({ op: 'move'; path: NodePath; from: number; to: number } & CommandMeta)
+  /** Several commands as one undo step (batch replace). */
+  | ({ op: 'batch'; commands: EditCommand[] } & CommandMeta);
 
 export class EditError extends Error {
   override readonly name = 'EditError';
@@ -86,7 +97,15 @@ export function applyCommand(doc: object, cmd: EditCommand): EditCommand {
   }
 }
 
-/** Two `set` commands on the same path merge into one undo step (dragging a slider). */
+/**
+ * Whether `next` continues the undo step `prev` ended: only the `set`s of one gesture (the same
+ * `gesture` id: one drag of a colour picker or slider) on one path. Separate committed edits of
+ * the same field (Enter, blur, a button) are separate steps.
+ */
 export function canMerge(prev: EditCommand, next: EditCommand): boolean {
-  return prev.op === 'set' && next.op === 'set' && JSON.stringify(prev.path) === JSON.stringify(next.path);
+  return (
+    prev.op === 'set' && next.op === 'set' &&
+    typeof prev.gesture === 'string' && prev.gesture !== '' && prev.gesture === next.gesture &&
+    JSON.stringify(prev.path) === JSON.stringify(next.path)
+  );
 }

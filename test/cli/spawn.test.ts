@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/corpus.ts';
+import { bundleIsCurrent } from '../../scripts/prebuilt.mjs';
 import { smallestPerFormat } from './helpers/formats.ts';
 
 const bin = join(repoRoot, 'bin/lodsmith.mjs');
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-spawn-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function lodsmith(args: string[]): Promise<{ code: number; out: string; err: string }> {
+function lodsmith(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: tmp, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
+    execFile(process.execPath, [bin, ...args], { cwd: tmp, env, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out, err });
     });
   });
@@ -22,6 +23,14 @@ function lodsmith(args: string[]): Promise<{ code: number; out: string; err: str
 const sample = smallestPerFormat()[0];
 
 describe('bin/lodsmith.mjs', () => {
+  it('runs the prebuilt CLI, which the test setup keeps current with the sources', async () => {
+    expect(bundleIsCurrent(repoRoot, 'out/cli')).toBe(true);
+    const r = await lodsmith(['--version'], { ...process.env, LODSMITH_TRACE_LAUNCH: '1' });
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('lodsmith: running out/cli\n');
+    expect(r.out.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+  });
+
   it('prints the version and help', async () => {
     const v = await lodsmith(['--version']);
     expect(v.code).toBe(0);

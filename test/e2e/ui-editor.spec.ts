@@ -141,9 +141,12 @@ test('edits in the editors show in the viewport, undo/redo, save, and survive a 
   // ---- colliders: add one to the first set ----
   await page.locator('[data-testid=tab-colliders]').click();
   const set = page.locator('[data-testid=collider-set]').first();
-  const colliders = await set.locator('[data-testid=collider-item]').count();
-  await set.locator('[data-testid=collider-add]').click();
-  await expect(set.locator('[data-testid=collider-item]')).toHaveCount(colliders + 1);
+  const setKey = (await set.getAttribute('data-set'))!;
+  const inSet = page.locator(`[data-testid=collider-item][data-set='${setKey}']`);
+  const colliders = await inSet.count();
+  await set.click();
+  await page.locator('[data-testid=collider-add]').click();
+  await expect(inSet).toHaveCount(colliders + 1);
 
   // ---- screenshot into IMG1: the tree thumbnail becomes the captured view ----
   const thumb = page.locator('[data-testid=tree-row][data-kind=image] [data-testid=node-thumb]');
@@ -170,7 +173,7 @@ test('edits in the editors show in the viewport, undo/redo, save, and survive a 
   await page.locator('[data-testid=tab-proxies]').click();
   await expect(page.locator('[data-testid=proxy-item]', { hasText: 'Right arm' })).toHaveAttribute('data-parent', leftIndex!);
   await page.locator('[data-testid=tab-colliders]').click();
-  await expect(page.locator('[data-testid=collider-set]').first().locator('[data-testid=collider-item]')).toHaveCount(colliders + 1);
+  await expect(inSet).toHaveCount(colliders + 1);
   await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(512);
 });
 

@@ -18,7 +18,7 @@ test('proxy rotation in degrees and collider size write the stored quaternion an
   await page.locator('[data-testid=tab-proxies]').click();
   await page.locator('[data-testid=proxy-item]', { hasText: 'Left arm' }).click();
   const rot = page.locator('[data-testid=proxies-editor] [data-testid=field-proxyRotation]');
-  const yaw = page.locator('[data-testid=proxy-euler-1]');
+  const yaw = page.locator('[data-testid=proxy-rotation-1]');
   await yaw.fill('90');
   await yaw.press('Enter');
   await expect(yaw).toHaveValue('90');
@@ -30,7 +30,7 @@ test('proxy rotation in degrees and collider size write the stored quaternion an
   await page.locator('[data-testid=tab-colliders]').click();
   await page.locator('[data-testid=collider-item]').first().click();
   const matrix = page.locator('[data-testid=colliders-editor] [data-testid=field-collMatrix]');
-  const sizeX = page.locator('[data-testid=collider-size-0]');
+  const sizeX = page.locator('[data-testid=collider-scale-0]');
   await sizeX.fill('2');
   await sizeX.press('Enter');
   await expect(sizeX).toHaveValue('2');
@@ -40,4 +40,34 @@ test('proxy rotation in degrees and collider size write the stored quaternion an
   await sizeX.press('Enter');
   await expect(page.locator('[data-testid=colliders-editor] [role=alert]')).toContainText('not written');
   await expect(matrix.locator('[data-testid=field-comp-0]')).toHaveValue('2');
+});
+
+test('colliders and proxies share one list-plus-transform block, driven by the keyboard', async ({ page, lodsmith }) => {
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page({ open: 'models/robot.lod' }));
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+
+  for (const [tab, list, prefix] of [['Proxies', 'Proxy items', 'proxy'], ['Colliders', 'Collider sets', 'collider']] as const) {
+    await page.getByRole('button', { name: tab, exact: true }).click();
+    const tree = page.getByRole('tree', { name: list });
+    await tree.focus();
+    await page.keyboard.press('Home');
+    // The first row is the container (the proxy root, the first collider set); Down enters its first item.
+    await page.keyboard.press('ArrowDown');
+    const chosen = tree.getByRole('treeitem', { selected: true });
+    await expect(chosen).toHaveCount(1);
+    await expect(chosen).toHaveAttribute('aria-level', '2');
+    // Rows hold no controls of their own: actions sit in the toolbar.
+    await expect(tree.getByRole('treeitem').locator('button, input, select')).toHaveCount(0);
+    // The same transform rows in both editors; typing a position writes it.
+    const x = page.locator(`[data-testid=${prefix}-position-0]`);
+    await expect(page.locator(`[data-testid=${prefix}-rotation-0]`)).toBeVisible();
+    await expect(page.locator(`[data-testid=${prefix}-scale-0]`)).toBeVisible();
+    await x.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('0.25');
+    await page.keyboard.press('Enter');
+    await expect(x).toHaveValue('0.25');
+    await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
+  }
 });

@@ -87,7 +87,7 @@ describe('each compressor is bounded by its real worst case', () => {
     let err: unknown;
     withBudget(new MemoryBudget(MiB), () => {
       try {
-        lzo1xDecompress(bomb, 0, n, 'lods[0]/vertices');
+        lzo1xDecompress(bomb, 0, n, undefined, 'lods[0]/vertices');
       } catch (e) {
         err = e;
       }

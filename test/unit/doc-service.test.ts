@@ -118,16 +118,78 @@ describe('DocumentService edits', () => {
     expect((await appError(svc.redo(id))).code).toBe('invalid');
   });
 
-  it('merges consecutive sets on one path into one undo step', async () => {
+  it('merges the sets of one gesture on one path into one undo step, and nothing else', async () => {
     const svc = service();
     const { id } = await svc.open(await writeModel('m.fake'));
-    for (const v of [10, 11, 12, 13]) await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: v });
-    await svc.edit(id, { op: 'set', path: ['items', 0, 'value'], value: 7 });
+    // One drag: four moves with the same gesture id.
+    for (const v of [10, 11, 12, 13]) await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: v, gesture: 'drag-1' });
+    // Two separate committed edits of the same field: two steps.
+    await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: 20 });
+    await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: 30 });
+    // A new drag on the same field is a step of its own.
+    for (const v of [40, 41]) await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: v, gesture: 'drag-2' });
+    const value = () => svc.inspect(id, ['items', 1])?.fields[0]?.value;
+    expect((await svc.getSnapshot(id)).history?.labels).toHaveLength(4);
     await svc.undo(id);
-    expect(svc.inspect(id, ['items', 1])?.fields[0]?.value).toBe(13);
+    expect(value()).toBe(30);
+    await svc.undo(id);
+    expect(value()).toBe(20);
+    await svc.undo(id);
+    expect(value()).toBe(13);
     const snap = await svc.undo(id);
-    expect(svc.inspect(id, ['items', 1])?.fields[0]?.value).toBe(2);
+    expect(value()).toBe(2);
     expect(snap.canUndo).toBe(false);
+  });
+
+  it('names each step after the field and the node, and goes back to any step of the history', async () => {
+    const svc = service();
+    const { id } = await svc.open(await writeModel('m.fake'));
+    await svc.edit(id, { op: 'set', path: ['items', 0, 'value'], value: 5 });
+    await svc.edit(id, { op: 'set', path: ['items', 1, 'value'], value: 6, label: 'Type six' });
+    await svc.save(id);
+    await svc.edit(id, { op: 'set', path: ['items', 0, 'value'], value: 7 });
+    let snap = await svc.getSnapshot(id);
+    const first = snap.history!.labels[0]!;
+    expect(first).toMatch(/^Set value of /);
+    expect(first).toContain(snap.outline.children![0]!.children![0]!.label ?? snap.outline.children![0]!.children![0]!.name);
+    expect(snap.history).toMatchObject({ labels: [first, 'Type six', 'Set value of ' + first.slice('Set value of '.length)], first: 0, at: 3, savedAt: 2 });
+    expect(snap.undoLabel).toBe(snap.history!.labels[2]);
+    // Back to the state as opened: three steps undone in one request, all redoable.
+    snap = await svc.goto(id, 0);
+    expect(snap).toMatchObject({ canUndo: false, canRedo: true, dirty: true, history: { at: 0, savedAt: 2 } });
+    expect(svc.inspect(id, ['items', 0])?.fields[0]?.value).toBe(1);
+    // Forward to the saved state: clean again.
+    snap = await svc.goto(id, 2);
+    expect(snap).toMatchObject({ dirty: false, redoLabel: snap.history!.labels[2] });
+    expect(svc.inspect(id, ['items', 1])?.fields[0]?.value).toBe(6);
+    expect((await appError(svc.goto(id, 9))).code).toBe('invalid');
+  });
+
+  it('opens dropped bytes read-only until Save As puts them in a folder', async () => {
+    const svc = service();
+    const bytes = fakeFile([{ value: 3, name: 'x' }]);
+    const snap = await svc.openBytes('dropped.fake', bytes);
+    expect(snap).toMatchObject({ fileName: 'dropped.fake', path: 'dropped.fake', readOnly: true, dirty: false });
+    expect((await appError(svc.edit(snap.id, { op: 'set', path: ['items', 0, 'value'], value: 4 }))).code).toBe('denied');
+    expect((await appError(svc.save(snap.id))).code).toBe('invalid');
+    expect((await appError(svc.revert(snap.id))).code).toBe('invalid');
+    expect((await appError(svc.openBytes('junk.bin', new Uint8Array([1, 2, 3])))).code).toBe('decode');
+    const target = join(dir, 'kept.fake');
+    const saved = await svc.saveAs(snap.id, target);
+    expect(saved).toMatchObject({ fileName: 'kept.fake', path: target });
+    expect(saved.readOnly).toBeUndefined();
+    expect(new Uint8Array(await readFile(target))).toEqual(bytes);
+    const edited = await svc.edit(snap.id, { op: 'set', path: ['items', 0, 'value'], value: 4 });
+    expect(edited.dirty).toBe(true);
+  });
+
+  it('finds nodes by name and by field value', async () => {
+    const svc = service();
+    const { id } = await svc.open(await writeModel('m.fake', [{ value: 1, name: 'alpha' }, { value: 250, name: 'beta' }, { value: 3, name: 'gamma' }]));
+    const byValue = svc.find(id, '250');
+    expect(byValue.paths).toEqual([['items', 1]]);
+    expect(svc.find(id, 'GAM').paths).toEqual([['items', 2]]);
+    expect(svc.find(id, '999').paths).toEqual([]);
   });
 
   it('does not merge across a save, so undo returns to the saved value', async () => {
@@ -158,7 +220,7 @@ describe('DocumentService edits', () => {
     const { id } = await svc.open(await writeModel('m.fake'));
     const snap = await svc.create(id, ['items'], 'item');
     expect(snap.outline.children?.[0]?.count).toBe(3);
-    expect(snap.undoLabel).toBe('Add item');
+    expect(snap.undoLabel).toBe('Add item to items');
     expect((await appError(svc.create(id, ['items'], 'bone'))).code).toBe('invalid');
   });
 

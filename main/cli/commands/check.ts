@@ -4,14 +4,15 @@
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
-import '../../../shared/formats/index.ts';
-import { allFormats } from '../../../shared/formats/registry.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/index.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
+import { knownExtensions } from '../load.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
 
 export interface CheckOptions {
@@ -33,14 +34,19 @@ export interface CheckSummary {
   totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number };
 }
 
-const WORKER_URL = new URL('../check-worker.ts', import.meta.url);
+/**
+ * The worker's entry: beside the sources when running from them, and in the prebuilt CLI
+ * (out/cli, scripts/build-cli.ts) this module is a chunk in out/cli/chunks/ and the worker is
+ * out/cli/check-worker.mjs, the same relative place.
+ */
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../check-worker.ts' : '../check-worker.mjs', import.meta.url);
 
 export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Promise<number> {
   const t0 = performance.now();
   const root = resolve(io.cwd, dir);
   const st = await stat(root);
   if (!st.isDirectory()) throw new CliFailure('is not a directory (check takes a folder; use roundtrip for single files)');
-  const exts = new Set(allFormats().flatMap((c) => c.extensions));
+  const exts = new Set<string>([...knownExtensions(), ...GAME_TEXTURE_EXTENSIONS]);
   const all = await walk(root);
   const jobs: CheckJob[] = [];
   let skipped = 0;
@@ -49,6 +55,9 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
     if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) });
     else skipped++;
   }
+  // Largest first: a big file started last would leave the other workers idle at the end.
+  const sizes = new Map(jobs.map((j) => [j, statSync(j.abs, { throwIfNoEntry: false })?.size ?? 0]));
+  jobs.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
   const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;
   const bar = showBar
     ? new cliProgress.SingleBar(

@@ -6,6 +6,7 @@ import type { AnimationClip } from '../../../shared/scene/scene.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
+import { attachSceneTextures } from '../../documents/scene-textures.ts';
 import { humanBytes, plural } from '../text.ts';
 
 export interface ConvertOptions {
@@ -17,6 +18,11 @@ export interface ConvertOptions {
   quiet?: boolean;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /**
+   * Texture roots (`--textures DIR`, repeatable). When given, every texture the model names is
+   * looked up (these, then the model's folder and its parents) and embedded as PNG.
+   */
+  textures?: string[];
 }
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
@@ -36,6 +42,12 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
       throw new FileError(file, e);
     }
   }
+  const textureWarnings: string[] = [];
+  if (opts.textures) {
+    const report = attachSceneTextures(scene, resolve(io.cwd, input), { roots: opts.textures.map((d) => resolve(io.cwd, d)), formatId: model.codec.id });
+    for (const m of report.missing) textureWarnings.push(`texture not found: ${m.written} (material "${m.material}")`);
+    for (const b of report.broken) textureWarnings.push(`texture ${b.path} left out: ${b.reason}`);
+  }
   const up = opts.up === 'y' || opts.up === 'z' ? opts.up : (scene.upAxis ?? 'y');
   const { document, warnings } = sceneToGltf(scene, { extraClips, generator: 'LodSmith', upAxis: up });
   const bytes = ext === '.glb' ? await writeGlb(document) : await writeGltfEmbedded(document);
@@ -47,7 +59,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   }
   if (!opts.quiet) {
     const root = document.getRoot();
-    await writeLines(io.stderr, warnings.map((w) => `warning: ${w}`));
+    await writeLines(io.stderr, [...textureWarnings, ...warnings].map((w) => `warning: ${w}`));
     const parts = [
       plural(root.listMeshes().length, 'mesh', 'meshes'),
       plural(root.listMaterials().length, 'material'),

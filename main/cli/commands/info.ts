@@ -2,7 +2,9 @@
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
-import { loadModel } from '../load.ts';
+import { basename } from 'node:path';
+import type { TextureInfo } from '../../../shared/formats/texture/index.ts';
+import { codecFor, readInput, recognisesModel } from '../load.ts';
 import { count, humanBytes, plural, table } from '../text.ts';
 
 export interface InfoOptions {
@@ -12,7 +14,14 @@ export interface InfoOptions {
 }
 
 export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
-  const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
+  const bytes = readInput(file, io.cwd);
+  // Texture code (and its PNG/JPEG libraries) loads only for a file no model format claims.
+  if (!recognisesModel(bytes)) {
+    const { isTextureFile } = await import('../texture-load.ts');
+    if (isTextureFile(bytes, file)) return textureInfoCommand(file, bytes, opts, io);
+  }
+  const codec = await codecFor(bytes, file);
+  const doc = codec.decode(bytes, { fileName: basename(file), ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
@@ -100,4 +109,32 @@ function list(items: readonly string[]): string {
     shown++;
   }
   return `${head}${text}${shown < items.length ? `, … (${items.length - shown} more)` : ''}`;
+}
+
+/** `info` on a texture: type, size, mips (size, compression, bytes) and the tags. */
+async function textureInfoCommand(file: string, bytes: Uint8Array, opts: InfoOptions, io: CliIO): Promise<number> {
+  const { decodeTextureBytes } = await import('../texture-load.ts');
+  const { textureInfo } = await import('../../../shared/formats/texture/index.ts');
+  const tex = decodeTextureBytes(bytes, file);
+  const info = textureInfo(tex.doc, bytes.length);
+  if (opts.json) {
+    await writeLines(io.stdout, [JSON.stringify(info, jsonSafe, 2)]);
+    return EXIT_OK;
+  }
+  await writeLines(io.stdout, describeTextureInfo(file, info));
+  return EXIT_OK;
+}
+
+export function describeTextureInfo(file: string, info: TextureInfo): string[] {
+  const rows: [string, string][] = [
+    ['format', `${info.label} (${info.kind})`],
+    ['type', info.type],
+    ['size', `${info.width}x${info.height}`],
+    ['bytes', `${humanBytes(info.bytes)} (${count(info.bytes)} bytes)`],
+    ['mips', `${info.mips.length}: ${info.mips.map((m) => `${m.width}x${m.height}${m.compression && m.compression !== 'none' ? ` ${m.compression.toUpperCase()}` : ''}`).join(', ')}`],
+  ];
+  for (const [k, v] of Object.entries(info.tags ?? {})) rows.push([`tag ${k}`, describeValue(v)]);
+  for (const n of info.notes) rows.push(['note', n]);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return [file, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
 }

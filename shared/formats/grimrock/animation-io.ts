@@ -19,9 +19,7 @@ import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
 export const ANIMATION_MAGIC = 'ANIM';
 
-export function probeAnimation(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && bytes[0] === 0x41 && bytes[1] === 0x4e && bytes[2] === 0x49 && bytes[3] === 0x4d;
-}
+export { probeGrimrockAnimation as probeAnimation } from '../probes.ts';
 
 export function decodeAnimation(bytes: Uint8Array): GrimrockAnimation {
   const r = new BinaryReader(bytes);

@@ -16,9 +16,7 @@ import { readExact, readSelf, writeExact, writeSelf, type ExactKeeping } from '.
 export const MODEL_MAGIC = 'MDL1';
 const MESH_MAGIC = 'MESH';
 
-export function probeModel(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && bytes[0] === 0x4d && bytes[1] === 0x44 && bytes[2] === 0x4c && bytes[3] === 0x31;
-}
+export { probeGrimrockModel as probeModel } from '../probes.ts';
 
 export function decodeModel(bytes: Uint8Array): GrimrockModel {
   const r = new BinaryReader(bytes);

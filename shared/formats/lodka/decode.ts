@@ -31,12 +31,7 @@ interface Ctx {
 /** Deeper than any real file (LOD1 > MAL1 > TXTL > TXTR is 4); hostile input beyond it is refused. */
 export const MAX_CHUNK_DEPTH = 64;
 
-/** True when the bytes start with the LODka signature. */
-export function probeLod(bytes: Uint8Array): boolean {
-  if (bytes.length < 8) return false;
-  for (let i = 0; i < 8; i++) if (bytes[i] !== LODKA_SIGNATURE.charCodeAt(i)) return false;
-  return true;
-}
+export { probeLod } from '../probes.ts';
 
 /** Decodes a whole `.lod` file or throws DecodeError (offset + node path). */
 export function decodeLod(bytes: Uint8Array): LodDocument {

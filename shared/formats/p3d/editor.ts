@@ -21,7 +21,7 @@ import { resolutionKind, resolutionLabel, resolutionName } from './resolution.ts
 import type { MlodDocument, MlodLod, SelectionTag } from './mlod/types.ts';
 import { isSpecialTagName } from './mlod/types.ts';
 import { setFacePathCommand } from './mlod/edits.ts';
-import type { OdolDocument } from './odol/codec.ts';
+import type { OdolDocument } from './odol/document.ts';
 import type { OdolLod } from './odol/lod.ts';
 import type { OdolV7Lod } from './odol/v7.ts';
 import { faceOffsets } from './odol/validate.ts';

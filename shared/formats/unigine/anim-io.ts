@@ -13,9 +13,7 @@ import { readBones, readMagic, writeBones } from './mesh-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
-export function probeAnim(bytes: Uint8Array): boolean {
-  return bytes.length >= 8 && bytes[0] === 0x61 && bytes[1] === 0x6e && bytes[2] === 0x31 && bytes[3] === 0x30;
-}
+export { probeUnigineAnim as probeAnim } from '../probes.ts';
 
 export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   const r = new BinaryReader(bytes);

@@ -39,9 +39,14 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
     }
     if (ip + lit > src.length) return 'literals run past the block';
     if (op + lit > size) return 'literals overflow the declared size';
-    out.set(src.subarray(ip, ip + lit), op);
-    ip += lit;
-    op += lit;
+    // Short runs byte by byte (a subarray + set per run cost more than the copy itself).
+    if (lit < 32) {
+      for (const e = ip + lit; ip < e; ) out[op++] = src[ip++]!;
+    } else {
+      out.set(src.subarray(ip, ip + lit), op);
+      ip += lit;
+      op += lit;
+    }
     if (ip >= src.length) break;
     if (ip + 2 > src.length) return 'match offset runs past the block';
     const offset = src[ip]! | (src[ip + 1]! << 8);
@@ -58,7 +63,13 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
     }
     len += 4;
     if (op + len > size) return 'match overflows the declared size';
-    for (let k = 0; k < len; k++, op++) out[op] = out[op - offset]!;
+    if (offset >= len && len >= 32) {
+      // Source and destination do not overlap: one native copy.
+      out.copyWithin(op, op - offset, op - offset + len);
+      op += len;
+    } else {
+      for (const e = op + len; op < e; op++) out[op] = out[op - offset]!;
+    }
   }
   if (op !== size) return `block decodes to ${op} bytes, not the declared ${size}`;
   return out;

@@ -9,6 +9,7 @@ import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
 import { field, structFields } from '../../model/inspect-fields.ts';
 import { decodeAnim, encodeAnim, probeAnim } from './anim-io.ts';
+import { probeUnigineMesh as probeMesh } from '../probes.ts';
 import { frameCounts } from './frames.ts';
 import { coordVertexCount, decodeMeshMs, encodeMeshMs, triangleVertexCount } from './mesh-io.ts';
 import { animToScene, meshToScene } from './scene.ts';
@@ -20,11 +21,7 @@ export type UnigineMesh = UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02;
 /** The versions with bones, surfaces records and packed tangents (everything but mr02). */
 export type UnigineMeshModern = UnigineMeshMs | UnigineMesh14;
 
-export function probeMesh(bytes: Uint8Array): boolean {
-  if (bytes.length < 8) return false;
-  const m = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  return m === 'ms10' || m === 'ms11' || m === 'ms14' || m === 'mr02';
-}
+export { probeMesh };
 
 export function decodeMesh(bytes: Uint8Array): UnigineMesh {
   const m = bytes.length >= 4 ? String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) : '';

@@ -34,10 +34,7 @@ const SP3X_TEXTURE = 32;
 const SP3X_TAG_NAME = 64;
 const PROPERTY_FIELD = 64;
 
-/** True for bytes that start like an MLOD file. */
-export function probeMlod(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && bytes[0] === 0x4d && bytes[1] === 0x4c && bytes[2] === 0x4f && bytes[3] === 0x44;
-}
+export { probeMlod } from '../../probes.ts';
 
 export function decodeMlod(bytes: Uint8Array): MlodDocument {
   const r = new BinaryReader(bytes);

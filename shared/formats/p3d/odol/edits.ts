@@ -5,7 +5,7 @@
  */
 import type { EditCommand } from '../../../model/commands.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
-import type { OdolDocument } from './codec.ts';
+import type { OdolDocument } from './document.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import { blankOf, modelInfoHead, modelInfoTail, proxyStruct, lodBounds, loadableLodInfo, sectionHead } from './schema.ts';

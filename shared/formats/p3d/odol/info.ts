@@ -1,7 +1,7 @@
 /** `lodsmith info` for ODOL: LODs as meshes, distinct material and texture paths, skeleton bones. */
 import type { FormatInfo } from '../../registry.ts';
 import { resolutionName } from '../resolution.ts';
-import type { OdolDocument } from './codec.ts';
+import type { OdolDocument } from './document.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import type { OdolV7Lod } from './v7.ts';

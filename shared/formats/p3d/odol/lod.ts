@@ -273,30 +273,42 @@ function readFaces(r: BinaryReader, v: number): LodFaces {
     const n = r.i32Count(1 + 3 * wide, 'faces');
     const faceDataSize = r.u32();
     const unused = r.u16();
-    const sizes = new Uint8Array(n);
-    // Faces have 3 or 4 corners in practice; size the index buffer for 4 and trim.
-    const idx = new Uint32Array(n * 4);
-    let k = 0;
     const bytes = r.bytes;
     const view = r.view;
-    let p = r.pos;
     const end = r.end;
+    // First pass: check the corner counts and count the corners, so both arrays are allocated
+    // once at their exact size (they share one buffer).
+    let p = r.pos;
+    let corners = 0;
     for (let i = 0; i < n; i++) {
       if (p >= end) r.fail(`face ${i} is truncated`, p);
-      const c = bytes[p++]!;
+      const c = bytes[p]!;
       if (c < 3 || c > 4) {
-        r.pos = p - 1;
+        r.pos = p;
         r.fail(`face ${i} has ${c} corners (3 or 4 expected)`);
       }
-      if (p + c * wide > end) r.fail(`face ${i} is truncated`, p);
+      if (p + 1 + c * wide > end) r.fail(`face ${i} is truncated`, p + 1);
+      corners += c;
+      p += 1 + c * wide;
+    }
+    const idxBytes = corners * 4;
+    chargeAllocation(idxBytes + n, 'faces', start, r.path);
+    const shared = new ArrayBuffer(idxBytes + n);
+    const idx = new Uint32Array(shared, 0, corners);
+    const sizes = new Uint8Array(shared, idxBytes, n);
+    let k = 0;
+    p = r.pos;
+    for (let i = 0; i < n; i++) {
+      const c = bytes[p++]!;
       sizes[i] = c;
-      for (let j = 0; j < c; j++) {
-        idx[k++] = wide === 2 ? view.getUint16(p, true) : view.getUint32(p, true);
-        p += wide;
+      if (wide === 2) {
+        for (let j = 0; j < c; j++, p += 2) idx[k++] = view.getUint16(p, true);
+      } else {
+        for (let j = 0; j < c; j++, p += 4) idx[k++] = view.getUint32(p, true);
       }
     }
     r.pos = p;
-    const out: LodFaces = { unused, sizes, indices: idx.slice(0, k), $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
+    const out: LodFaces = { unused, sizes, indices: idx, $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
     const delta = (faceDataSize - faceTableSize(out, v)) | 0;
     if (delta !== 0) out.faceDataSizeDelta = delta;
     return out;

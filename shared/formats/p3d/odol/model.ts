@@ -10,7 +10,7 @@ import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { readLod, writeLod, type OdolLod } from './lod.ts';
 import { parsePhysx, writePhysx, type PhysxData } from './physics.ts';
-import { F32, readPacked, writePacked, type PackContext, type PackedArray } from './packed.ts';
+import { F32, readPacked, Slab, writePacked, type PackContext, type PackedArray } from './packed.ts';
 import {
   animationAxis, blankOf, loadableLodInfo, modelInfoHead, modelInfoTail, readF32, readF32s, storeResolution, writeF32, writeResolution, type F32Value,
 } from './schema.ts';
@@ -240,7 +240,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
   const r = new BinaryReader(bytes);
   r.skip(4, 'signature');
   const version = r.u32();
-  const ctx = packContext(version);
+  const ctx: PackContext = { ...packContext(version), slab: new Slab(bytes.length) };
   const doc = { format: 'p3d-odol', version } as OdolV4xDocument;
   if (version >= 59) doc.appId = r.u32();
   if (version >= 58) doc.prefix = r.within('prefix', () => r.cstring());

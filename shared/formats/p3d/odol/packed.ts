@@ -22,7 +22,8 @@ export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uin
 
 /** The element type of a typed array as stored: its constructor and how many values make one element. */
 export interface ElementType<T extends TypedArray = TypedArray> {
-  make: (buffer: ArrayBuffer, length: number) => T;
+  /** A view of `length` values at `byteOffset` (a multiple of bytesPerValue) of `buffer`. */
+  make: (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
   /** A typed array from plain numbers (edits that arrive as JSON arrays). */
   from: (values: ArrayLike<number>) => T;
   /** Bytes per value of the typed array. */
@@ -35,7 +36,7 @@ const elem = <T extends TypedArray>(
   C: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number },
   components = 1,
 ): ElementType<T> => ({
-  make: (b, n) => new C(b, 0, n),
+  make: (b, o, n) => new C(b, o, n),
   from: (values) => {
     const out = new C(new ArrayBuffer(values.length * C.BYTES_PER_ELEMENT), 0, values.length);
     for (let i = 0; i < values.length; i++) out[i] = values[i]!;
@@ -63,6 +64,46 @@ export interface PackContext {
   method: Method;
   /** v64+: a flag byte says whether each non-empty array is compressed. */
   flagged: boolean;
+  /** Decoding: where the arrays' memory comes from (one per file; without it, one buffer per array). */
+  slab?: Slab;
+}
+
+/**
+ * The memory of one file's arrays, carved out of a few large buffers. A real ODOL file holds
+ * thousands of small arrays (~8,000 in a 400 kB file); one ArrayBuffer each made allocation and
+ * garbage collection about half of decoding. Regions are 8-byte aligned, so any element type can
+ * view them; an array larger than a quarter of a chunk gets a buffer of its own. The arrays of
+ * a document then share buffers: code that hands an array's `.buffer` elsewhere must use its
+ * byteOffset and byteLength (typedBytes does).
+ */
+export class Slab {
+  private buffer: ArrayBuffer | undefined;
+  private pos = 0;
+  private readonly chunkBytes: number;
+
+  /** Chunks of twice the file size, between 64 KiB and 4 MiB. */
+  constructor(fileBytes: number) {
+    this.chunkBytes = Math.min(4 << 20, Math.max(64 << 10, 2 * fileBytes));
+  }
+
+  /**
+   * A region of `bytes` bytes nothing else uses, 8-byte aligned; a new buffer is charged to the
+   * decoding budget (reporting the reader's place: its path is only built then).
+   */
+  take(bytes: number, what: string, at0: { pos: number; path: string }): Uint8Array {
+    if (bytes > this.chunkBytes >> 2) {
+      chargeAllocation(bytes, what, at0.pos, at0.path);
+      return new Uint8Array(bytes);
+    }
+    let at = (this.pos + 7) & ~7;
+    if (!this.buffer || at + bytes > this.buffer.byteLength) {
+      chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
+      this.buffer = new ArrayBuffer(this.chunkBytes);
+      at = 0;
+    }
+    this.pos = at + bytes;
+    return new Uint8Array(this.buffer, at, bytes);
+  }
 }
 
 export interface PackedArray<T extends TypedArray = TypedArray> {
@@ -93,11 +134,17 @@ export function maxExpansion(method: Method, streamBytes: number): number {
  * else holds) becomes the array as it is; bytes of the file are copied, since they may sit at any
  * alignment and the document must not share memory with the input.
  */
-function toTyped<T extends TypedArray>(bytes: Uint8Array, t: ElementType<T>, owned = false): T {
+function toTyped<T extends TypedArray>(r: BinaryReader, ctx: PackContext, bytes: Uint8Array, t: ElementType<T>, owned = false): T {
   const n = bytes.length / t.bytesPerValue;
-  if (owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return t.make(bytes.buffer as ArrayBuffer, n);
+  if (owned && bytes.byteOffset % t.bytesPerValue === 0) return t.make(bytes.buffer as ArrayBuffer, bytes.byteOffset, n);
+  if (ctx.slab) {
+    const dst = ctx.slab.take(bytes.length, 'array', r);
+    dst.set(bytes);
+    return t.make(dst.buffer as ArrayBuffer, dst.byteOffset, n);
+  }
+  chargeAllocation(bytes.length, 'array', r.pos, r.path);
   // new Uint8Array(typedArray) copies without zero-filling first.
-  return t.make(new Uint8Array(bytes).buffer, n);
+  return t.make(new Uint8Array(bytes).buffer, 0, n);
 }
 
 export function typedBytes(a: TypedArray): Uint8Array {
@@ -122,9 +169,9 @@ export function readBlock(
   }
   if (!compressed) {
     r.need(size, 'array data');
-    // The bytes are copied into the document's typed array (toTyped).
-    chargeAllocation(size, 'array data', r.pos, r.path);
-    return { bytes: r.bytesView(size), ...(flag !== undefined ? { flag } : {}) };
+    const raw: { bytes: Uint8Array; flag?: number } = { bytes: r.bytesView(size) };
+    if (flag !== undefined) raw.flag = flag;
+    return raw;
   }
   if (size > maxExpansion(ctx.method, r.remaining)) {
     r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left (${ctx.method === 'lzo' ? 'LZO' : 'LZSS'} expands at most ${ctx.method === 'lzo' ? '255' : '8.5'}x)`);
@@ -132,7 +179,8 @@ export function readBlock(
   const start = r.pos;
   let res: { data: Uint8Array; consumed: number };
   try {
-    res = inflate(ctx.method, r.bytes.subarray(0, r.end), start, size, r.path);
+    const src = r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end);
+    res = inflate(ctx.method, src, start, size, ctx.slab?.take(size, 'compressed array', r), r.path);
   } catch (e) {
     // The stream decoders do not know the node path: add it (a BudgetError already has it).
     if (e instanceof DecodeError && !(e instanceof BudgetError)) throw new DecodeError(e.detail, e.offset, r.path);
@@ -140,7 +188,9 @@ export function readBlock(
   }
   const { data, consumed } = res;
   r.pos = start + consumed;
-  return { bytes: data, owned: true, packed: r.viewAt(start, start + consumed), ...(flag !== undefined ? { flag } : {}) };
+  const out: { bytes: Uint8Array; flag?: number; packed: Uint8Array; owned: true } = { bytes: data, owned: true, packed: r.viewAt(start, start + consumed) };
+  if (flag !== undefined) out.flag = flag;
+  return out;
 }
 
 function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: number, at: number): number {
@@ -157,7 +207,7 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     const elementSize = t.bytesPerValue * t.components;
     const n = checkCount(r, ctx, r.i32(), elementSize, start);
     const b = readBlock(r, ctx, n * elementSize);
-    const out: PackedArray<T> = { data: toTyped(b.bytes, t, b.owned) };
+    const out: PackedArray<T> = { data: toTyped(r, ctx, b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
     if (b.packed) out.packed = b.packed;
     out.$span = [start, r.pos];
@@ -179,10 +229,10 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
     // bytes left.
     if (fill === 0) checkCount(r, ctx, n, elementSize, start);
     if (fill !== 0) {
-      out = { data: toTyped(r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
+      out = { data: toTyped(r, ctx, r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
     } else {
       const b = readBlock(r, ctx, n * elementSize);
-      out = { data: toTyped(b.bytes, t, b.owned), fill };
+      out = { data: toTyped(r, ctx, b.bytes, t, b.owned), fill };
       if (b.flag !== undefined) out.flag = b.flag;
       if (b.packed) out.packed = b.packed;
     }

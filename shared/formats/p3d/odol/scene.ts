@@ -8,7 +8,7 @@ import { DecodeError } from '../../../errors.ts';
 import type { SceneOptions } from '../../registry.ts';
 import { IDENTITY, emptyScene, type Scene, type SceneMaterial, type SceneMesh } from '../../../scene/scene.ts';
 import { isVisualResolution, parseResolutionName, resolutionName } from '../resolution.ts';
-import type { OdolDocument } from './codec.ts';
+import type { OdolDocument } from './document.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import { lengthOf, i16x, f32x, type PackedArray } from './packed.ts';

@@ -1,7 +1,7 @@
 /** `validate` for ODOL: broken references and inconsistent derived values. */
 import type { Problem } from '../../../model/problems.ts';
 import { isVisualResolution, resolutionKind, resolutionName } from '../resolution.ts';
-import type { OdolDocument } from './codec.ts';
+import type { OdolDocument } from './document.ts';
 import { faceTableSize, type OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import type { OdolV7Lod } from './v7.ts';

@@ -4,7 +4,7 @@ import type { InspectField, Inspection, OutlineNode } from '../../../model/outli
 import { getAt, type NodePath } from '../../../model/path.ts';
 import type { FieldInfo, FieldKind, Struct, FieldMap } from '../../../schema/schema.ts';
 import { resolutionLabel, resolutionName } from '../resolution.ts';
-import type { OdolDocument } from './codec.ts';
+import type { OdolDocument } from './document.ts';
 import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import { loadableLodInfo, lodBounds, modelInfoHead, modelInfoTail, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';

@@ -1,0 +1,184 @@
+/**
+ * Texture rows: BC1/BC3 decode speed (MB/s of RGBA written, goal >= 1 GB/s), a real LZO-compressed
+ * PAA's top mip decoded (its LZO stream also timed through liblzo2, the measuring stick), and
+ * PNG -> PAA of a 2048x2048 picture (goal < 1 s). The BCn encoder is our own (no npm package was
+ * usable, see shared/formats/texture/dxt.ts), so its speed is one of these rows.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
+import { decodeBlocks, encodeBlocks } from '../../shared/formats/texture/dxt.ts';
+import { createPaa, decodePaa, decodePaaMip, encodePaa, mipDataSize } from '../../shared/formats/texture/paa.ts';
+import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
+import { corpusFiles, readBytes } from '../../test/helpers/corpus.ts';
+import { buildLzoStick, stickDecompress } from './lzo-stick.ts';
+import { Prng } from '../../fuzz/lib/prng.ts';
+import type { Row } from './report.ts';
+import { mbPerSecond, median, memcpyMbPerSecond, timeIt, type TimingPlan } from './timing.ts';
+
+export const DXT_DECODE_TARGET_MBPS = 1000;
+export const PNG_TO_PAA_TARGET_S = 1;
+
+/** A 2048x2048 picture with gradients, noise and a soft alpha edge (so both encoders work). */
+function picture(side: number, alpha: boolean): Uint8Array {
+  const rnd = new Prng(11);
+  const d = new Uint8Array(side * side * 4);
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const o = (y * side + x) * 4;
+      const n = rnd.int(24);
+      d[o] = ((x * 255) / side + n) & 255;
+      d[o + 1] = ((y * 255) / side + n) & 255;
+      d[o + 2] = (((x ^ y) & 255) + n) & 255;
+      d[o + 3] = alpha ? Math.max(0, Math.min(255, ((x - side / 3) * 255) / (side / 8))) : 255;
+    }
+  }
+  return d;
+}
+
+export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string) => void): Row[] {
+  const rows: Row[] = [];
+  const side = 2048;
+  const rgbaBytes = side * side * 4;
+  const memcpy = memcpyMbPerSecond(rgbaBytes, plan);
+  log('textures: BC1/BC3 decode');
+  const out = new Uint8Array(rgbaBytes);
+  for (const [fmt, label, alpha] of [['bc1', 'DXT1', false], ['bc3', 'DXT5', true]] as const) {
+    const blocks = encodeBlocks(fmt, picture(side, alpha), side, side);
+    const s = timeIt(() => decodeBlocks(fmt, blocks, 0, side, side, out), plan);
+    const v = mbPerSecond(rgbaBytes, s);
+    rows.push({ section: 'texture', subject: label, input: `${side}x${side} generated`, bytes: rgbaBytes, metric: 'decode (MB/s of RGBA out)', value: v, unit: 'MB/s', vsMemcpy: v / memcpy, target: `>= ${DXT_DECODE_TARGET_MBPS} MB/s`, verdict: v >= DXT_DECODE_TARGET_MBPS ? 'PASS' : 'MISS' });
+  }
+
+  log('textures: PAA with LZO mips');
+  const real = corpusFiles('paa').map((f) => ({ f, b: readBytes(f) })).map((x) => ({ ...x, doc: decodePaa(x.b) }))
+    .filter((x) => x.doc.mips[0]!.compression === 'lzo')
+    .sort((a, b) => b.doc.mips[0]!.width * b.doc.mips[0]!.height - a.doc.mips[0]!.width * a.doc.mips[0]!.height)[0];
+  if (!real) {
+    rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: 'corpus', bytes: 0, metric: 'top mip decode', value: null, unit: 'MB/s', verdict: 'MISS', note: 'not measured: no LZO-compressed PAA in the corpus' });
+  } else {
+    const m = real.doc.mips[0]!;
+    const name = real.f.split('/').pop()!.replace(/^[^_]+__[^_]+__/, '');
+    const px = m.width * m.height * 4;
+    const s = timeIt(() => decodePaaMip(real.doc, 0), plan);
+    const v = mbPerSecond(px, s);
+    rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: `${name} ${m.width}x${m.height}`, bytes: real.b.length, metric: 'top mip: LZO + DXT decode (MB/s of RGBA out)', value: v, unit: 'MB/s', vsMemcpy: v / mbPerSecond(px, timeIt(() => out.slice(0, px), plan)), verdict: '-' });
+    const size = mipDataSize(real.doc.type, m.width, m.height);
+    const ours = mbPerSecond(size, timeIt(() => lzo1xDecompress(m.stored, 0, size), plan));
+    rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: `${name} top mip stream`, bytes: size, metric: 'LZO decompress (ours)', value: ours, unit: 'MB/s', verdict: '-' });
+    const stick = buildLzoStick();
+    if (stick.ok) {
+      const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-paa-'));
+      try {
+        writeFileSync(join(dir, 'mip.lzo'), m.stored);
+        const c = mbPerSecond(size, stickDecompress(stick, join(dir, 'mip.lzo'), size, plan.runs, plan.minRunMs / 1000));
+        rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: `${name} top mip stream`, bytes: size, metric: 'LZO decompress (liblzo2 C)', value: c, unit: 'MB/s', verdict: '-', note: `ours / C = ${(ours / c).toFixed(2)}` });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } else {
+      rows.push({ section: 'texture', subject: 'PAA (LZO mips)', input: `${name} top mip stream`, bytes: size, metric: 'LZO decompress (liblzo2 C)', value: null, unit: 'MB/s', verdict: 'n/a', note: `measuring stick unavailable: ${stick.reason}` });
+    }
+  }
+
+  log('textures: PNG -> PAA 2048x2048');
+  for (const alpha of [false, true]) {
+    const png = encodePng({ width: side, height: side, data: picture(side, alpha) });
+    const encodeRuns = { ...plan, warmup: quick ? 0 : 1, runs: quick ? 1 : 3, minRunMs: 0 };
+    const s = timeIt(() => encodePaa(createPaa(decodePng(png))), encodeRuns);
+    rows.push({ section: 'texture', subject: 'PNG -> PAA', input: `${side}x${side} generated, ${alpha ? 'alpha -> DXT5' : 'opaque -> DXT1'}`, bytes: png.length, metric: 'PNG decode + mips + DXT + LZO + tags', value: s, unit: 's', target: `< ${PNG_TO_PAA_TARGET_S * 1000} ms`, verdict: s < PNG_TO_PAA_TARGET_S ? 'PASS' : 'MISS' });
+  }
+  return rows;
+}
+
+export const TEXTURED_FRAME_TARGET_S = 0.5;
+
+/** Counts the renderer's marks before the app loads: the first `doc:open` sent, every textured frame. */
+const TEXTURE_PROBE = `(() => {
+  const w = window;
+  w.__lodsmithTex = { open: -1, drawn: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.name === 'lodsmith:invoke:doc:open:sent' && w.__lodsmithTex.open < 0) w.__lodsmithTex.open = e.startTime;
+      if (e.name === 'lodsmith:texture:drawn') w.__lodsmithTex.drawn.push(e.startTime);
+    }
+  }).observe({ entryTypes: ['mark'] });
+})();`;
+
+/**
+ * Open -> first textured frame: a P3D box whose faces use two 2048x2048 PAAs (DXT1 and DXT5, LZO
+ * mips, as TexView writes them), opened in the browser host; from the renderer sending `doc:open`
+ * to the first frame drawn with both textures (host decode of the model, scene, both PAA
+ * decodes and PNG re-encodes in the host, image decode and upload in the page).
+ */
+export async function benchTexturedFirstFrame(quick: boolean, log: (s: string) => void): Promise<Row[]> {
+  const base: Row = { section: 'texture', subject: 'preview', input: 'P3D box, two 2048x2048 PAA', bytes: 0, metric: 'open -> first textured frame', value: null, unit: 's', target: `< ${TEXTURED_FRAME_TARGET_S * 1000} ms`, verdict: 'MISS' };
+  const { previewPrerequisites, chromiumPath, ensureRenderer } = await import('./preview-hook.ts');
+  const missing = previewPrerequisites();
+  if (missing.length) return [{ ...base, note: `not measured: missing ${missing.join(', ')}` }];
+  let rendererDir: string;
+  try {
+    rendererDir = await ensureRenderer(log);
+  } catch (e) {
+    return [{ ...base, note: `not measured: the renderer could not be built: ${(e as Error).message.split('\n')[0]}` }];
+  }
+  const { buildLod, buildMlod, cube } = await import('../../scripts/fixtures/mlod.ts');
+  const { encodeMlod } = await import('../../shared/formats/p3d/mlod/encode.ts');
+  const { startHost } = await import('../../main/host/server.ts');
+  const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
+  const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-textured-'));
+  const side = 2048;
+  log('textures: writing the 2048x2048 PAAs for the textured preview');
+  writeFileSync(join(dir, 'body_co.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, false) })));
+  writeFileSync(join(dir, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, true) })));
+  const c = cube(1);
+  const model = encodeMlod(buildMlod([buildLod({
+    resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]),
+    textures: c.faces.map((_, i) => (i < 3 ? 'P:\\bench\\body_co.paa' : 'P:\\bench\\glass_ca.paa')),
+  })]));
+  writeFileSync(join(dir, 'box.p3d'), model);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  const samples: number[] = [];
+  try {
+    const runs = quick ? 1 : 3;
+    for (let i = 0; i < runs + 1; i++) {
+      // A new host each run: no document left open from the run before (the page would restore
+      // it instead of opening it), no decoded texture cached.
+      const host = await startHost({ roots: [dir], configDir: join(dir, `config-${i}`), samplePath: null, rendererDir, version: 'bench', log: () => undefined });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      try {
+        await page.addInitScript(TEXTURE_PROBE);
+        await page.goto(`${host.url}&open=${encodeURIComponent(`${basename(dir)}/box.p3d`)}`);
+        await page.waitForFunction(() => (window as any).__lodsmithTex.drawn.length >= 1 && (window as any).__lodsmithTex.open >= 0, undefined, { timeout: 60_000 }).catch(async (e: Error) => {
+          if (process.env.LODSMITH_BENCH_DEBUG) {
+            await page.screenshot({ path: join(tmpdir(), 'lodsmith-bench-textured.png') });
+            log(`textured preview page state: ${JSON.stringify(await page.evaluate(() => (window as any).__lodsmithTex))} ${JSON.stringify(await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name)))}`);
+          }
+          throw e;
+        });
+        // Both textures may arrive before one frame: the last textured frame once no more come is
+        // the first frame with every texture.
+        let t = (await page.evaluate(() => (window as any).__lodsmithTex)) as { open: number; drawn: number[] };
+        for (let quiet = 0; quiet < 2; ) {
+          await page.waitForTimeout(750);
+          const next = (await page.evaluate(() => (window as any).__lodsmithTex)) as { open: number; drawn: number[] };
+          quiet = next.drawn.length === t.drawn.length ? quiet + 1 : 0;
+          t = next;
+        }
+        if (process.env.LODSMITH_BENCH_DEBUG) log(`marks: ${JSON.stringify(await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name.slice(9)} ${m.startTime.toFixed(0)}`)))} open ${t.open.toFixed(0)}`);
+        if (i > 0) samples.push((t.drawn[t.drawn.length - 1]! - t.open) / 1000);
+      } finally {
+        await page.close();
+        await host.close();
+      }
+    }
+  } catch (e) {
+    return [{ ...base, note: `not measured: ${(e as Error).message.split('\n')[0]}` }];
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const s = median(samples);
+  return [{ ...base, bytes: model.length, value: s, verdict: s < TEXTURED_FRAME_TARGET_S ? 'PASS' : 'MISS', note: `median of ${samples.length} open(s) after 1 warm-up (${samples.map((x) => (x * 1000).toFixed(0)).join(', ')} ms); WebGL in SwiftShader` }];
+}

@@ -1,0 +1,183 @@
+/**
+ * Every `lodsmith` command as data: name, arguments, options and how to run it (its module is
+ * imported only then). program.ts builds commander's help and error handling from this table,
+ * and fast-args.ts parses an ordinary command line from it without loading commander at all.
+ * A new command is one entry here.
+ */
+import type { CliIO } from './io.ts';
+import { FileError } from './fail.ts';
+
+/** A value an option refuses; commander's wrapper turns it into its usual error line. */
+export class OptionValueError extends Error {}
+
+export interface OptionSpec {
+  /** Commander syntax: `-j, --jobs <n>`, `--json`, `--anim <files...>`. */
+  flags: string;
+  description: string;
+  parse?: (value: string) => unknown;
+  default?: unknown;
+}
+
+export interface ArgumentSpec {
+  /** Commander syntax: `<file>`, `<files...>`. */
+  name: string;
+  description: string;
+}
+
+export interface RunContext {
+  /** `--debug` was given: print stack traces. */
+  debug: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  args: readonly ArgumentSpec[];
+  options: readonly OptionSpec[];
+  /** Text after the options in `lodsmith help NAME`. */
+  help?: string;
+  /** Runs the command with its arguments (a variadic one as an array) and parsed options; returns the exit code. */
+  run(args: readonly (string | string[])[], opts: Record<string, unknown>, io: CliIO, ctx: RunContext): Promise<number>;
+}
+
+/** Errors about one file carry its name into the one-line report. */
+async function aboutFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw e instanceof FileError ? e : new FileError(file, e);
+  }
+}
+
+export function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new OptionValueError('expected a whole number of at least 1');
+  return n;
+}
+
+export function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new OptionValueError('expected a whole number of at least 0');
+  return n;
+}
+
+export function paaFormat(v: string): 'dxt1' | 'dxt5' | 'argb8888' {
+  if (v === 'dxt1' || v === 'dxt5' || v === 'argb8888') return v;
+  throw new OptionValueError('expected dxt1, dxt5 or argb8888');
+}
+
+export function upAxisChoice(v: string): 'y' | 'z' | 'auto' {
+  if (v === 'y' || v === 'z' || v === 'auto') return v;
+  throw new OptionValueError('expected y, z or auto');
+}
+
+export function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n)) throw new OptionValueError('expected a number above 0');
+  return n;
+}
+
+/** `512M`, `2G`, `1.5GiB`, `800MB`, `1048576`: a byte count for --max-memory (at least 1M). */
+export function parseByteSize(v: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
+  if (!m) throw new OptionValueError('expected a size such as 512M, 2G or 1.5GiB');
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  const n = Math.floor(Number(m[1]) * unit);
+  if (!(n >= 1024 * 1024)) throw new OptionValueError('expected at least 1M');
+  return n;
+}
+
+/** Every command takes it (runCli also moves one given before the command name after it). */
+export const MAX_MEMORY_OPTION: OptionSpec = {
+  flags: '--max-memory <size>',
+  description: 'most memory decoding one file may allocate, e.g. 512M or 2G (default: 64M + 16 x the file size)',
+  parse: parseByteSize,
+};
+
+const str = (a: string | string[] | undefined): string => (Array.isArray(a) ? a[0] ?? '' : a ?? '');
+const list = (a: string | string[] | undefined): string[] => (Array.isArray(a) ? a : a === undefined ? [] : [a]);
+
+const BASE_COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'info',
+    description: 'summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)',
+    args: [{ name: '<file>', description: 'model or texture file' }],
+    options: [{ flags: '--json', description: 'print one JSON object instead of text' }],
+    run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/info.ts')).runInfo(str(file), opts, io)),
+  },
+  {
+    name: 'dump',
+    description: 'print the whole decoded tree as JSON (field names as decoded, $span byte ranges)',
+    args: [{ name: '<file>', description: 'model file' }],
+    options: [],
+    help: '\nTyped arrays are printed as arrays; raw bytes are left out; bigints, NaN and Infinity are strings.\nThe output streams, so it can be piped into a pager or a JSON tool even for large files.',
+    run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/dump.ts')).runDump(str(file), io, opts.maxMemory as number | undefined)),
+  },
+  {
+    name: 'validate',
+    description: "check a model against its format's rules; exit 1 when any error is found",
+    args: [{ name: '<file>', description: 'model file' }],
+    options: [{ flags: '--json', description: 'print the problems as JSON' }],
+    help: '\nEach line: severity, node path, byte offset (@0x...), message.',
+    run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/validate.ts')).runValidate(str(file), opts, io)),
+  },
+  {
+    name: 'roundtrip',
+    description: 'decode and re-encode each file and compare the bytes; exit 1 when any differs',
+    args: [{ name: '<files...>', description: 'model files' }],
+    options: [
+      { flags: '--strict', description: 'also drop every kept raw byte block and encode from the decoded fields alone' },
+      { flags: '--json', description: 'print the results as JSON' },
+    ],
+    help: '\nA difference is reported as the first differing byte offset and the node that holds it.\nEvery file is tried; exit 2 when any could not be decoded.',
+    run: async ([files], opts, io, ctx) => (await import('./commands/roundtrip.ts')).runRoundTrip(list(files), { ...opts, debug: ctx.debug }, io),
+  },
+  {
+    name: 'convert',
+    description: 'convert a model (with its skeleton and animations) to glTF 2.0',
+    args: [
+      { name: '<input>', description: 'model file' },
+      { name: '<output>', description: 'output file ending in .glb (binary) or .gltf (JSON with embedded data)' },
+    ],
+    options: [
+      { flags: '--lod <name>', description: 'which LOD to export (P3D resolution name such as 1.000 or Geometry)' },
+      { flags: '--anim <files...>', description: 'standalone animation files (.animation, .anim) to bind to the model by bone name' },
+      { flags: '--up <axis>', description: "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", parse: upAxisChoice, default: 'auto' },
+      { flags: '--textures <dirs...>', description: 'look textures up under these folders too (repeatable: a P-drive, an unpacked mod) and embed them as PNG' },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: "\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).\nWith --textures, each texture is searched under the given folders, then the model's folder and its parents\n(case-insensitive, \\ or /, a P:\\ drive dropped), then by file name beside the model; one not found is a warning.",
+    run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/convert.ts')).runConvert(str(input), str(output), opts, io)),
+  },
+  {
+    name: 'check',
+    description: 'decode and round-trip every supported model and texture file under a folder, in parallel',
+    args: [{ name: '<dir>', description: 'folder to search (recursively)' }],
+    options: [
+      { flags: '-j, --jobs <n>', description: 'most worker threads to use (default: number of CPUs)', parse: positiveInt },
+      { flags: '--strict', description: 'also encode from the decoded fields alone (see roundtrip --strict)' },
+      { flags: '--timeout <seconds>', description: 'stop a file that takes longer than this', parse: positiveNumber, default: 60 },
+      { flags: '--json', description: 'print the results as JSON' },
+    ],
+    help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.',
+    run: ([dir], opts, io) => aboutFile(str(dir), async () => (await import('./commands/check.ts')).runCheck(str(dir), opts, io)),
+  },
+  {
+    name: 'texture',
+    description: 'convert a texture: PAA/PAC, DDS, TGA (or PNG, JPEG, BMP) to PNG, or a picture to a new PAA',
+    args: [
+      { name: '<input>', description: 'texture or picture file' },
+      { name: '<output>', description: 'output file ending in .png, or .paa/.pac for a new Arma texture' },
+    ],
+    options: [
+      { flags: '--mip <n>', description: 'which mip level to write to a PNG (0 = the largest)', parse: nonNegativeInt },
+      { flags: '--format <type>', description: 'pixel type of a new PAA: dxt1, dxt5 or argb8888 (default: DXT1 when opaque, DXT5 with alpha)', parse: paaFormat },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nA PNG holds the level as stored: swizzled _nohq/_smdi maps are not un-swizzled.\nA new PAA gets the full mip chain and the AVGC, MAXC, FLAG and OFFS tags the game reads.',
+    run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
+  },
+];
+
+/** The commands, each with --max-memory (the decoding memory budget, docs/cli.md). */
+export const COMMANDS: readonly CommandSpec[] = BASE_COMMANDS.map((c) => ({ ...c, options: [...c.options, MAX_MEMORY_OPTION] }));

@@ -1,0 +1,114 @@
+/**
+ * The one in-memory picture every texture codec decodes to and encodes from: 8-bit RGBA, rows top
+ * to bottom, no padding. Allocations go through the decoding memory budget first.
+ */
+import { chargeAllocation } from '../../binary/budget.ts';
+import { DecodeError } from '../../errors.ts';
+
+export interface RgbaImage {
+  width: number;
+  height: number;
+  /** width * height * 4 bytes, R G B A per pixel, the top row first. */
+  data: Uint8Array;
+}
+
+/** Largest side any texture codec accepts (PAA and DDS store 15/16-bit sizes; 32768 is beyond any GPU). */
+export const MAX_TEXTURE_SIDE = 32768;
+
+/**
+ * Checks a width and height read from a file and allocates an RGBA buffer for them, charging the
+ * budget before allocating. `offset`/`path` name where the size was read.
+ */
+export function allocRgba(width: number, height: number, what: string, offset: number, path: string): RgbaImage {
+  checkSize(width, height, offset, path);
+  const bytes = width * height * 4;
+  chargeAllocation(bytes, what, offset, path);
+  return { width, height, data: new Uint8Array(bytes) };
+}
+
+/** Throws a DecodeError for a zero, negative, fractional or over-large size. */
+export function checkSize(width: number, height: number, offset: number, path: string): void {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE) {
+    throw new DecodeError(`image size ${width}x${height} is not between 1x1 and ${MAX_TEXTURE_SIDE}x${MAX_TEXTURE_SIDE}`, offset, path);
+  }
+}
+
+/** True when every pixel's alpha is 255. */
+export function isOpaque(img: RgbaImage): boolean {
+  const d = img.data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return false;
+  return true;
+}
+
+/** A copy with the rows in the opposite order (for bottom-up formats). */
+export function flipRows(img: RgbaImage): void {
+  const row = img.width * 4;
+  const tmp = new Uint8Array(row);
+  for (let top = 0, bottom = img.height - 1; top < bottom; top++, bottom--) {
+    const a = top * row;
+    const b = bottom * row;
+    tmp.set(img.data.subarray(a, a + row));
+    img.data.copyWithin(a, b, b + row);
+    img.data.set(tmp, b);
+  }
+}
+
+/**
+ * Halves an image with a 2x2 box filter in linear light, alpha-weighted (so transparent texels do
+ * not bleed their colour), as the mip chain of a new PAA needs. Odd sides round down (min 1).
+ */
+export function downsample(src: RgbaImage): RgbaImage {
+  const w = Math.max(1, src.width >> 1);
+  const h = Math.max(1, src.height >> 1);
+  const out = new Uint8Array(w * h * 4);
+  const s = src.data;
+  const sw = src.width;
+  const lin = SRGB_TO_LINEAR;
+  for (let y = 0; y < h; y++) {
+    const r0 = Math.min(src.height - 1, y * 2) * sw;
+    const r1 = Math.min(src.height - 1, y * 2 + 1) * sw;
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.min(sw - 1, x * 2);
+      const x1 = Math.min(sw - 1, x * 2 + 1);
+      const p0 = (r0 + x0) * 4, p1 = (r0 + x1) * 4, p2 = (r1 + x0) * 4, p3 = (r1 + x1) * 4;
+      // Weight alpha + 1 keeps the colour defined for fully transparent quads.
+      const a0 = s[p0 + 3]!, a1 = s[p1 + 3]!, a2 = s[p2 + 3]!, a3 = s[p3 + 3]!;
+      const w0 = a0 + 1, w1 = a1 + 1, w2 = a2 + 1, w3 = a3 + 1;
+      const inv = 1 / (w0 + w1 + w2 + w3);
+      const o = (y * w + x) * 4;
+      out[o] = linearToSrgbFast((lin[s[p0]!]! * w0 + lin[s[p1]!]! * w1 + lin[s[p2]!]! * w2 + lin[s[p3]!]! * w3) * inv);
+      out[o + 1] = linearToSrgbFast((lin[s[p0 + 1]!]! * w0 + lin[s[p1 + 1]!]! * w1 + lin[s[p2 + 1]!]! * w2 + lin[s[p3 + 1]!]! * w3) * inv);
+      out[o + 2] = linearToSrgbFast((lin[s[p0 + 2]!]! * w0 + lin[s[p1 + 2]!]! * w1 + lin[s[p2 + 2]!]! * w2 + lin[s[p3 + 2]!]! * w3) * inv);
+      out[o + 3] = (a0 + a1 + a2 + a3 + 2) >> 2;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Linear 0..1 -> sRGB byte through a 4096-step table (within 1 of the exact conversion). */
+const LIN_STEPS = 4096;
+const LINEAR_TO_SRGB_TABLE: Uint8Array = (() => {
+  const t = new Uint8Array(LIN_STEPS + 1);
+  for (let i = 0; i <= LIN_STEPS; i++) t[i] = linearToSrgb(i / LIN_STEPS);
+  return t;
+})();
+function linearToSrgbFast(v: number): number {
+  return LINEAR_TO_SRGB_TABLE[v <= 0 ? 0 : v >= 1 ? LIN_STEPS : Math.round(v * LIN_STEPS)]!;
+}
+
+/** sRGB byte -> linear 0..1. */
+export const SRGB_TO_LINEAR: Float64Array = (() => {
+  const t = new Float64Array(256);
+  for (let i = 0; i < 256; i++) {
+    const c = i / 255;
+    t[i] = c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  }
+  return t;
+})();
+
+/** Linear 0..1 -> sRGB byte. */
+export function linearToSrgb(v: number): number {
+  const c = v <= 0 ? 0 : v >= 1 ? 1 : v;
+  const s = c <= 0.0031308 ? c * 12.92 : 1.055 * Math.pow(c, 1 / 2.4) - 0.055;
+  return Math.round(s * 255);
+}

@@ -1,0 +1,154 @@
+/**
+ * Textures: one entry point over the PAA/PAC, DDS, TGA codecs and the plain image files (PNG,
+ * JPEG, BMP) that LODka embeds. Texture documents are not models, so they have their own small
+ * registry instead of the model FormatCodec one: probe, decode, the picture of each mip, info,
+ * validate and (for PAA) lossless encode.
+ */
+import { DecodeError } from '../../errors.ts';
+import type { Problem } from '../../model/problems.ts';
+import { decodeBmp, probeBmp } from './bmp.ts';
+import { decodeDds, decodeDdsMip, probeDds, type DdsDocument } from './dds.ts';
+import type { RgbaImage } from './image.ts';
+import { decodeJpeg, probeJpeg } from './jpeg.ts';
+import { decodePaa, decodePaaMip, encodePaa, paaInfo, probePaa, validatePaa, type PaaDocument } from './paa.ts';
+import { decodePng, probePng } from './png.ts';
+import { decodeTga, decodeTgaImage, probeTga, type TgaDocument } from './tga.ts';
+
+export type { RgbaImage } from './image.ts';
+export type TextureKind = 'paa' | 'dds' | 'tga' | 'png' | 'jpeg' | 'bmp';
+
+/** A plain image file: decoded whole, written back as its bytes. */
+export interface ImageDocument {
+  kind: 'png' | 'jpeg' | 'bmp';
+  image: RgbaImage;
+  bytes: Uint8Array;
+}
+
+export type TextureDocument = PaaDocument | DdsDocument | TgaDocument | ImageDocument;
+
+/** Extensions the editor opens as a texture view and the CLI's `texture` command reads. */
+export const TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga', '.png', '.jpg', '.jpeg', '.bmp'] as const;
+/** The game texture types (the ones the editor opens on their own). */
+export const GAME_TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga'] as const;
+
+export function extensionOf(name: string): string {
+  const base = name.replace(/^.*[\\/]/, '');
+  const dot = base.lastIndexOf('.');
+  return dot < 0 ? '' : base.slice(dot).toLowerCase();
+}
+
+export function isTextureName(name: string): boolean {
+  return (TEXTURE_EXTENSIONS as readonly string[]).includes(extensionOf(name));
+}
+
+/**
+ * What the bytes are, by magic first (PNG, JPEG, BMP, DDS, PAA), then by the name's extension for
+ * TGA (no magic) and PAA (whose type word is only two bytes).
+ */
+export function probeTexture(bytes: Uint8Array, name = ''): TextureKind | undefined {
+  if (probePng(bytes)) return 'png';
+  if (probeJpeg(bytes)) return 'jpeg';
+  if (probeDds(bytes)) return 'dds';
+  if (probeBmp(bytes) && !['.paa', '.pac', '.tga'].includes(extensionOf(name))) return 'bmp';
+  const ext = extensionOf(name);
+  if (ext === '.tga' && probeTga(bytes)) return 'tga';
+  if (probePaa(bytes)) return 'paa';
+  if (probeTga(bytes)) return 'tga';
+  return undefined;
+}
+
+export function decodeTexture(bytes: Uint8Array, name = ''): TextureDocument {
+  const kind = probeTexture(bytes, name);
+  switch (kind) {
+    case 'paa': return decodePaa(bytes);
+    case 'dds': return decodeDds(bytes);
+    case 'tga': return decodeTga(bytes);
+    case 'png': return { kind, image: decodePng(bytes), bytes };
+    case 'jpeg': return { kind, image: decodeJpeg(bytes), bytes };
+    case 'bmp': return { kind, image: decodeBmp(bytes), bytes };
+    default: throw new DecodeError('not a texture this tool reads (PAA/PAC, DDS, TGA, PNG, JPEG or BMP)', 0, '');
+  }
+}
+
+export function textureMipCount(doc: TextureDocument): number {
+  return doc.kind === 'paa' || doc.kind === 'dds' ? doc.mips.length : 1;
+}
+
+export function textureSize(doc: TextureDocument, mip = 0): { width: number; height: number } {
+  switch (doc.kind) {
+    case 'paa': case 'dds': { const m = doc.mips[mip] ?? doc.mips[0]!; return { width: m.width, height: m.height }; }
+    case 'tga': return { width: doc.width, height: doc.height };
+    default: return { width: doc.image.width, height: doc.image.height };
+  }
+}
+
+/** The RGBA picture of one mip level (0 = the largest). */
+export function decodeTextureMip(doc: TextureDocument, mip = 0): RgbaImage {
+  switch (doc.kind) {
+    case 'paa': return decodePaaMip(doc, mip);
+    case 'dds': return decodeDdsMip(doc, mip);
+    case 'tga': if (mip !== 0) throw new DecodeError('a TGA has one level', 0, `mips[${mip}]`); return decodeTgaImage(doc);
+    default: if (mip !== 0) throw new DecodeError(`a ${doc.kind.toUpperCase()} has one level`, 0, `mips[${mip}]`); return doc.image;
+  }
+}
+
+/** Writes the document back; untouched documents come back byte for byte. */
+export function encodeTexture(doc: TextureDocument): Uint8Array {
+  return doc.kind === 'paa' ? encodePaa(doc) : doc.bytes;
+}
+
+export const TEXTURE_LABEL: Record<TextureKind, string> = {
+  paa: 'Arma PAA/PAC texture', dds: 'DirectDraw Surface texture', tga: 'TGA image', png: 'PNG image', jpeg: 'JPEG image', bmp: 'BMP image',
+};
+
+/** What `lodsmith info --json` prints for a texture. */
+export interface TextureInfo {
+  format: 'texture';
+  kind: TextureKind;
+  label: string;
+  /** Pixel type: `DXT5`, `ARGB4444`, `RGB24`, `TGA type 10 (RLE) 24-bit`... */
+  type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  mips: { width: number; height: number; compression?: string; bytes?: number; offset?: number }[];
+  tags?: Record<string, unknown>;
+  notes: string[];
+  [extra: string]: unknown;
+}
+
+export function textureInfo(doc: TextureDocument, byteLength: number): TextureInfo {
+  const { width, height } = textureSize(doc);
+  const base = { format: 'texture' as const, kind: doc.kind, label: TEXTURE_LABEL[doc.kind], width, height, bytes: byteLength, notes: [] as string[] };
+  switch (doc.kind) {
+    case 'paa': {
+      const i = paaInfo(doc);
+      if (i.tags.SWIZ) base.notes.push('channels are swizzled (SWIZ tag): pictures show them as stored');
+      return { ...base, type: i.type, mips: i.mips, tags: i.tags, paletteColours: i.paletteColours };
+    }
+    case 'dds':
+      return { ...base, type: doc.format, mips: doc.mips.map((m) => ({ width: m.width, height: m.height, bytes: m.size, offset: m.offset })), ...(doc.cube ? { notes: ['cube map: the first face is shown'] } : {}) };
+    case 'tga':
+      return { ...base, type: `TGA type ${doc.imageType}${doc.rle ? ' (RLE)' : ''} ${doc.bitsPerPixel}-bit, ${doc.topDown ? 'top' : 'bottom'}-left origin`, mips: [{ width, height }] };
+    default:
+      return { ...base, type: doc.kind.toUpperCase(), mips: [{ width, height }] };
+  }
+}
+
+/**
+ * Structural findings plus a decode of every mip (what `lodsmith check` needs to say a texture
+ * is whole): a mip that does not decode becomes an error naming it.
+ */
+export function validateTexture(doc: TextureDocument): Problem[] {
+  const problems: Problem[] = doc.kind === 'paa' ? validatePaa(doc) : [];
+  const n = textureMipCount(doc);
+  for (let i = 0; i < n; i++) {
+    try {
+      decodeTextureMip(doc, i);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      problems.push({ severity: 'error', message: e.detail, where: e.path || `mips[${i}]`, offset: e.offset });
+    }
+  }
+  return problems;
+}

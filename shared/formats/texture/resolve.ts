@@ -1,0 +1,178 @@
+/**
+ * Finding the file a model's texture reference means. Pure rules over a small file-system lookup
+ * that main/ supplies, so the same rules serve the CLI, the host and the editor:
+ *
+ * - P3D paths (`a3\data_f\x_co.paa`) are relative to a root (a P-drive, an unpacked mod), matched
+ *   case-insensitively segment by segment, with `\` or `/`; an absolute `P:\...` path loses its
+ *   drive letter; `..` segments are refused;
+ * - roots, in order: the user's (editor settings, `--textures DIR`), then the model's own folder
+ *   and each of its parents;
+ * - then the file name alone in the model's folder (a mod repository whose layout differs from
+ *   the P-drive the model was made on);
+ * - a source extension the game swaps (`.tga`/`.png` for `.paa`, Grimrock's `.tga` for `.dds`) is
+ *   tried with the swapped one too;
+ * - `#(argb,8,8,3)color(r,g,b,a,tag)` is procedural: the colour it names, no file.
+ */
+import type { Rgba8 } from './colour.ts';
+
+export interface TextureLookup {
+  /** Entry names of a directory (absolute, `/`-separated path), undefined when it is not one. */
+  list(dir: string): readonly string[] | undefined;
+  /** True when the path names a regular file. */
+  isFile(path: string): boolean;
+}
+
+export interface ResolveContext {
+  /** Absolute folder of the model, `/`-separated. */
+  modelDir: string;
+  /** The user's roots (settings, --textures), absolute and `/`-separated, in priority order. */
+  roots: readonly string[];
+}
+
+export type Resolution =
+  | { kind: 'file'; path: string; via: 'root' | 'model folder' | 'material library' }
+  | { kind: 'procedural'; colour: Rgba8 }
+  | { kind: 'missing'; written: string };
+
+/** `#(argb,8,8,3)color(1,0,0,1,co)` -> its colour (components 0..1 -> 0..255); undefined for anything else. */
+export function parseProcedural(written: string): Rgba8 | undefined {
+  const t = written.trim();
+  if (!t.startsWith('#')) return undefined;
+  const m = /color\(\s*([-\d.e]+)\s*,\s*([-\d.e]+)\s*,\s*([-\d.e]+)\s*(?:,\s*([-\d.e]+))?/i.exec(t);
+  if (!m) return { r: 255, g: 255, b: 255, a: 255 };
+  const c = (s: string | undefined): number => {
+    const x = s === undefined ? 1 : Number(s);
+    return Math.round(255 * (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 1));
+  };
+  return { r: c(m[1]), g: c(m[2]), b: c(m[3]), a: c(m[4]) };
+}
+
+/** Path segments of a reference as written: separators either way, drive letter and leading slashes dropped. */
+export function referenceSegments(written: string): string[] | undefined {
+  const segs = written.trim().split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+  if (segs.length && /^[A-Za-z]:$/.test(segs[0]!)) segs.shift();
+  if (segs.some((s) => s === '..')) return undefined;
+  return segs.length ? segs : undefined;
+}
+
+/** Extensions the game loads in place of a source picture's. */
+const SWAPPED: Record<string, string[]> = {
+  '.tga': ['.paa', '.pac', '.dds'],
+  '.png': ['.paa', '.pac'],
+  '.jpg': ['.paa'],
+  '.paa': ['.pac'],
+  '.pac': ['.paa'],
+};
+
+function withExtensions(name: string): string[] {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return [name];
+  const ext = name.slice(dot).toLowerCase();
+  return [name, ...(SWAPPED[ext] ?? []).map((e) => name.slice(0, dot) + e)];
+}
+
+const join = (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
+
+/** The parent of an absolute `/`-separated path, or undefined at the root. */
+export function parentDir(dir: string): string | undefined {
+  const trimmed = dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
+  const cut = trimmed.lastIndexOf('/');
+  if (cut < 0) return undefined;
+  const parent = cut === 0 ? '/' : trimmed.slice(0, cut);
+  if (parent === trimmed) return undefined;
+  // `C:` alone is the drive root.
+  return /^[A-Za-z]:$/.test(parent) ? `${parent}/` : parent;
+}
+
+/** User roots first, then the model's folder and every parent (no duplicates). */
+export function searchRoots(ctx: ResolveContext): string[] {
+  const out: string[] = [];
+  const add = (d: string): void => {
+    if (!out.includes(d)) out.push(d);
+  };
+  for (const r of ctx.roots) add(r);
+  for (let d: string | undefined = ctx.modelDir; d !== undefined; d = parentDir(d)) add(d);
+  return out;
+}
+
+/** Walks `segs` below `root`, each segment matched case-insensitively (an exact match preferred). */
+export function findCaseInsensitive(root: string, segs: readonly string[], lookup: TextureLookup): string | undefined {
+  let cur = root;
+  for (let i = 0; i < segs.length; i++) {
+    const names = lookup.list(cur);
+    if (!names) return undefined;
+    const seg = segs[i]!;
+    const lower = seg.toLowerCase();
+    const hit = names.includes(seg) ? seg : names.find((n) => n.toLowerCase() === lower);
+    if (!hit) return undefined;
+    cur = join(cur, hit);
+  }
+  return lookup.isFile(cur) ? cur : undefined;
+}
+
+/** Resolves one reference as written in a model (P3D face texture, rvmat stage, material map). */
+export function resolveTexture(written: string, ctx: ResolveContext, lookup: TextureLookup): Resolution {
+  const colour = parseProcedural(written);
+  if (colour) return { kind: 'procedural', colour };
+  const segs = referenceSegments(written);
+  if (!segs) return { kind: 'missing', written };
+  const last = segs[segs.length - 1]!;
+  for (const root of searchRoots(ctx)) {
+    for (const name of withExtensions(last)) {
+      const hit = findCaseInsensitive(root, [...segs.slice(0, -1), name], lookup);
+      if (hit) return { kind: 'file', path: hit, via: 'root' };
+    }
+  }
+  for (const name of withExtensions(last)) {
+    const hit = findCaseInsensitive(ctx.modelDir, [name], lookup);
+    if (hit) return { kind: 'file', path: hit, via: 'model folder' };
+  }
+  return { kind: 'missing', written };
+}
+
+/**
+ * Grimrock material definitions in Lua (`defineMaterial{ name = "x", diffuseMap = "mod_assets/...tga" }`):
+ * material name -> diffuse map path as written.
+ */
+export function parseGrimrockMaterials(lua: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = /defineMaterial\s*\{/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(lua))) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    while (i < lua.length && depth > 0) {
+      const ch = lua[i++];
+      if (ch === '{') depth++;
+      else if (ch === '}') depth--;
+    }
+    const body = lua.slice(start, i - 1);
+    const name = /\bname\s*=\s*"([^"]*)"/.exec(body)?.[1];
+    const diffuse = /\bdiffuseMap\s*=\s*"([^"]*)"/.exec(body)?.[1];
+    if (name !== undefined && diffuse) out.set(name, diffuse);
+  }
+  return out;
+}
+
+/**
+ * Unigine material libraries (`.mat`, XML): `<material name="x">` with a `<texture name="diffuse">`
+ * or `name="albedo"` child -> its path as written.
+ */
+export function parseUnigineMaterials(xml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = /<material\b([^>]*)>([\s\S]*?)<\/material>/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(xml))) {
+    const name = /\bname\s*=\s*"([^"]*)"/.exec(m[1]!)?.[1];
+    const tex = /<texture\b[^>]*\bname\s*=\s*"(?:diffuse|albedo|base_color)"[^>]*>([^<]+)<\/texture>/i.exec(m[2]!)?.[1]?.trim();
+    if (name !== undefined && tex) out.set(name, tex);
+  }
+  return out;
+}
+
+/** File names a Grimrock or Unigine material's diffuse texture is usually saved under. */
+export function conventionalTextureNames(material: string): string[] {
+  const base = material.replace(/^.*[\\/]/, '');
+  return ['_dif', '_d', '_diffuse', '_albedo', '_co', ''].flatMap((s) => ['.dds', '.tga', '.png'].map((e) => `${base}${s}${e}`));
+}

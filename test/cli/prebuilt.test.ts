@@ -1,0 +1,51 @@
+/** The prebuilt CLI's stamp: which sources it covers, and that any change to one makes it stale. */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleIsCurrent, canRunSources, STAMP } from '../../scripts/prebuilt.mjs';
+import { repoRoot } from '../helpers/corpus.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-prebuilt-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('prebuilt bundle stamp', () => {
+  it('lists the CLI, the codecs it loads lazily and the lock file', () => {
+    const { inputs } = JSON.parse(readFileSync(join(repoRoot, 'out/cli', STAMP), 'utf8')) as { inputs: [string, number, number][] };
+    const files = inputs.map(([f]) => f);
+    for (const f of ['main/cli/program.ts', 'main/cli/command-table.ts', 'main/cli/check-worker.ts', 'shared/formats/p3d/mlod/decode.ts', 'shared/formats/p3d/odol/packed.ts', 'shared/formats/lodka/decode.ts', 'package-lock.json']) {
+      expect(files).toContain(f);
+    }
+    expect(files.some((f) => f.includes('node_modules'))).toBe(false);
+  });
+
+  it('is stale once an input changes size or time, or goes missing', () => {
+    const src = join(tmp, 'src.ts');
+    writeFileSync(src, 'export const a = 1;\n');
+    mkdirSync(join(tmp, 'out'));
+    const stamp = (): void => {
+      const st = { size: readFileSync(src).length, mtimeMs: 1_700_000_000_000 };
+      utimesSync(src, st.mtimeMs / 1000, st.mtimeMs / 1000);
+      writeFileSync(join(tmp, 'out', STAMP), JSON.stringify({ inputs: [['src.ts', st.size, st.mtimeMs]] }));
+    };
+    stamp();
+    expect(bundleIsCurrent(tmp, 'out')).toBe(true);
+    utimesSync(src, 1_700_000_001, 1_700_000_001);
+    expect(bundleIsCurrent(tmp, 'out')).toBe(false);
+    stamp();
+    writeFileSync(src, 'export const a = 22;\n');
+    utimesSync(src, 1_700_000_000, 1_700_000_000);
+    expect(bundleIsCurrent(tmp, 'out')).toBe(false);
+    stamp();
+    rmSync(src);
+    expect(bundleIsCurrent(tmp, 'out')).toBe(false);
+    expect(bundleIsCurrent(tmp, 'missing')).toBe(false);
+  });
+
+  it('knows which Node versions run the sources', () => {
+    expect(canRunSources('22.18.0')).toBe(true);
+    expect(canRunSources('24.1.0')).toBe(true);
+    expect(canRunSources('22.17.1')).toBe(false);
+    expect(canRunSources('20.20.2')).toBe(false);
+  });
+});

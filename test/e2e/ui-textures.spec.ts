@@ -1,0 +1,172 @@
+/**
+ * Textured preview end to end: a P3D whose faces name a PAA on a P-drive path (lower case, with a
+ * drive letter) finds the mixed-case file through the model's parent folders, the viewport draws
+ * it, the Shading switch (used from the keyboard) turns it to material colour and solid grey, and
+ * a texture that resolves nowhere is a Problems entry naming the path as written.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
+import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
+import { createPaa, encodePaa } from '../../shared/formats/texture/paa.ts';
+
+test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
+
+/** A cube whose every face shows the whole texture, naming `texture`. */
+function boxModel(texture: string): Uint8Array {
+  const c = cube(1);
+  // P3D stores normals pointing inwards: the corner directions, negated.
+  const normals = c.points.map((v) => -v * Math.SQRT2);
+  return encodeMlod(buildMlod([buildLod({ resolution: 1, ...c, normals, uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => texture) })]));
+}
+
+/** A 64x64 DXT1 PAA: red left half, green right half. */
+function redGreenPaa(): Uint8Array {
+  const side = 64;
+  const data = new Uint8Array(side * side * 4);
+  for (let i = 0; i < side * side; i++) data.set((i % side) < side / 2 ? [230, 20, 20, 255] : [20, 230, 20, 255], i * 4);
+  return encodePaa(createPaa({ width: side, height: side, data }));
+}
+
+async function viewportMean(page: Page): Promise<[number, number, number]> {
+  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
+    const tmp = document.createElement('canvas');
+    tmp.width = 96;
+    tmp.height = 64;
+    const ctx = tmp.getContext('2d')!;
+    ctx.drawImage(c, 0, 0, 96, 64);
+    const d = ctx.getImageData(0, 0, 96, 64).data;
+    const s = [0, 0, 0];
+    // Only pixels that differ from the background count: the model's surface.
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i]! - 27) + Math.abs(d[i + 1]! - 30) + Math.abs(d[i + 2]! - 35) < 12) continue;
+      s[0]! += d[i]!; s[1]! += d[i + 1]!; s[2]! += d[i + 2]!;
+      n++;
+    }
+    return n ? [s[0]! / n, s[1]! / n, s[2]! / n] : [0, 0, 0];
+  }) as Promise<[number, number, number]>;
+}
+
+async function settled(page: Page): Promise<void> {
+  const tab = page.locator('[data-testid=doc-tab][aria-selected=true]');
+  const id = await tab.getAttribute('data-doc-id');
+  const rev = await tab.getAttribute('data-revision');
+  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', new RegExp(`^${id}:${rev}:`));
+}
+
+test('a P3D draws its PAA texture; the Shading switch works from the keyboard; a missing texture is a problem', async ({ page, lodsmith }) => {
+  const dir = join(lodsmith.root, 'MyMod', 'Data');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'Checker_CO.paa'), redGreenPaa());
+  await writeFile(join(dir, 'box.p3d'), boxModel('P:\\mymod\\data\\checker_co.paa'));
+  await page.goto(lodsmith.page({ open: 'models/MyMod/Data/box.p3d' }));
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await settled(page);
+  // Textured: the surface is red and green, hardly any blue.
+  await expect.poll(async () => {
+    const [r, g, b] = await viewportMean(page);
+    return r + g > 4 * b && r > 40 && g > 40;
+  }, { timeout: 15_000 }).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('textured.png') });
+  await expect(page.locator('[data-testid=problem-row]').filter({ hasText: 'texture not found' })).toHaveCount(0);
+
+  // Keyboard only: focus the Shading select and pick "Solid" with the arrow keys.
+  const shading = page.getByRole('combobox', { name: 'Shading' });
+  await shading.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(shading).toHaveValue('solid');
+  // Solid: one grey (the studio light tints it a little blue), no red/green texture left.
+  await expect.poll(async () => {
+    const [r, g, b] = await viewportMean(page);
+    return Math.abs(r - g) < 15 && b > 0.9 * g && g < 160;
+  }, { timeout: 15_000 }).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('solid.png') });
+  // Material colour: the P3D material is white, so the box is lighter than the solid grey.
+  await page.keyboard.press('ArrowUp');
+  await expect(shading).toHaveValue('colour');
+  await expect.poll(async () => {
+    const [r, g, b] = await viewportMean(page);
+    return Math.abs(r - g) < 15 && b > 0.9 * g && g > 150;
+  }, { timeout: 15_000 }).toBe(true);
+
+  // A second model whose texture is nowhere: a Problems entry naming the path as written.
+  await writeFile(join(dir, 'lost.p3d'), boxModel('P:\\elsewhere\\data\\gone_co.paa'));
+  await page.goto(lodsmith.page({ open: 'models/MyMod/Data/lost.p3d' }));
+  await expect(page.locator('[data-testid=problem-row]').filter({ hasText: 'texture not found: P:\\elsewhere\\data\\gone_co.paa' })).toHaveCount(1);
+});
+
+test('a PAA opened on its own: mips, channels, tags, export PNG, replace from PNG', async ({ page, lodsmith }) => {
+  const { decodePaa, findTag } = await import('../../shared/formats/texture/paa.ts');
+  const { encodePng, decodePng } = await import('../../shared/formats/texture/png.ts');
+  const side = 64;
+  const data = new Uint8Array(side * side * 4);
+  // Blue with alpha fading left to right.
+  for (let i = 0; i < side * side; i++) data.set([30, 60, 220, Math.round(((i % side) * 255) / (side - 1))], i * 4);
+  await writeFile(join(lodsmith.root, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data })));
+  await page.goto(lodsmith.page({ open: 'models/glass_ca.paa' }));
+  const viewer = page.getByRole('dialog', { name: 'Texture glass_ca.paa' });
+  await expect(viewer).toBeVisible();
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT5, 64x64');
+  await expect(page.getByTestId('texture-tag-AVGC')).toHaveText(/AVGC#[0-9a-f]{8}/);
+  await expect(page.getByTestId('texture-tag-FLAG')).toContainText('1');
+  const canvas = page.getByTestId('texture-canvas');
+  await expect(canvas).toHaveAttribute('data-mip', '0');
+  // Keyboard: the mip select, one step down.
+  const mipSelect = page.getByRole('combobox', { name: 'Mip level' });
+  await mipSelect.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(canvas).toHaveAttribute('data-mip', '1');
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.width)).toBe(32);
+  // Alpha alone: grey ramp, dark at the left, light at the right.
+  await page.getByRole('combobox', { name: 'Channels' }).selectOption('alpha');
+  await expect(canvas).toHaveAttribute('data-channels', 'alpha');
+  const [left, right] = await canvas.evaluate((c: HTMLCanvasElement) => {
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, 1).data;
+    return [d[0]!, d[(c.width - 1) * 4]!];
+  });
+  expect(left).toBeLessThan(40);
+  expect(right).toBeGreaterThan(215);
+  await page.screenshot({ path: test.info().outputPath('texture-view.png') });
+  // Export PNG: a download of the shown mip.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('texture-export').click();
+  const file = await (await download).path();
+  const { readFile: read } = await import('node:fs/promises');
+  expect(decodePng(new Uint8Array(await read(file))).width).toBe(32);
+  // Replace from an opaque PNG: a new DXT1 PAA with its mips, written to disk.
+  const opaque = new Uint8Array(128 * 128 * 4).map((_, i) => (i % 4 === 3 ? 255 : 200));
+  await page.getByTestId('texture-replace').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: Buffer.from(encodePng({ width: 128, height: 128, data: opaque })) });
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT1, 128x128');
+  const onDisk = decodePaa(new Uint8Array(await read(join(lodsmith.root, 'glass_ca.paa'))));
+  expect(onDisk.type).toBe('dxt1');
+  expect(onDisk.mips.length).toBe(6);
+  expect(findTag(onDisk, 'FLAG')).toBeUndefined();
+  await page.getByTestId('texture-close').click();
+  await expect(viewer).toHaveCount(0);
+});
+
+test('a LODka TXTR image is shown, and replaced from a file as one undoable edit', async ({ page, lodsmith }) => {
+  const { buildSampleLod } = await import('../../scripts/fixtures/lodka.ts');
+  const { encodeLod } = await import('../../shared/formats/lodka/encode.ts');
+  const { encodePng } = await import('../../shared/formats/texture/png.ts');
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page({ open: 'models/robot.lod' }));
+  await settled(page);
+  await page.getByTestId('tree-filter').fill('ground.png');
+  await page.locator('[data-testid=tree-row]', { hasText: 'ground.png' }).first().click();
+  const thumb = page.locator('[data-testid=inspector] [data-testid=node-thumb]');
+  await expect(thumb).toBeVisible();
+  const before = await thumb.evaluate((i: HTMLImageElement) => i.naturalWidth);
+  expect(before).toBeGreaterThan(0);
+  const png = encodePng({ width: 12, height: 6, data: new Uint8Array(12 * 6 * 4).map((_, i) => (i % 4 === 3 ? 255 : 90)) });
+  await page.getByTestId('replace-image').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: Buffer.from(png) });
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(12);
+  await page.screenshot({ path: test.info().outputPath('txtr-replaced.png') });
+  // One undo step brings the original image back.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(before);
+});

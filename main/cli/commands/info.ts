@@ -118,7 +118,7 @@ async function textureInfoCommand(file: string, bytes: Uint8Array, opts: InfoOpt
   const tex = decodeTextureBytes(bytes, file);
   const info = textureInfo(tex.doc, bytes.length);
   if (opts.json) {
-    await writeLines(io.stdout, [JSON.stringify(info, jsonSafe, 2)]);
+    await writeJson(io.stdout, info, jsonSafe);
     return EXIT_OK;
   }
   await writeLines(io.stdout, describeTextureInfo(file, info));

@@ -150,6 +150,28 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/convert.ts')).runConvert(str(input), str(output), opts, io)),
   },
   {
+    name: 'import',
+    description: 'import a glTF 2.0 model (.gltf or .glb) into a format LodSmith writes',
+    args: [
+      { name: '<input>', description: 'glTF file: .gltf (with its buffer files beside it) or .glb' },
+      { name: '<output>', description: 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh or .anim' },
+    ],
+    options: [
+      // `--version` after `import` is renamed to this before parsing (program.ts): the program's own
+      // --version (print the LodSmith version) would take it otherwise.
+      { flags: '--format-version <v>', description: 'also --version: .mesh ms14 (default), ms11, ms10 or mr02; .animation 1 (default) or 2' },
+      { flags: '--anim <name>', description: 'the glTF animation to import, by name or index (default: the first)' },
+      { flags: '--limit-influences', description: 'keep the strongest joint influences when a vertex has more than the format holds' },
+      { flags: '--json', description: 'print the result (format, counts, warnings) as one JSON object' },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nThe output extension picks the format; axes are converted so that `convert` gives back the same geometry.\nWarnings name what was left out or approximated. docs/import.md lists what each format keeps\nand the P3D LOD naming convention. The output is written atomically.',
+    run: ([input, output], opts, io) => {
+      const { formatVersion, ...rest } = opts as { formatVersion?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean };
+      return aboutFile(str(input), async () => (await import('./commands/import.ts')).runImport(str(input), str(output), { ...rest, version: formatVersion }, io));
+    },
+  },
+  {
     name: 'check',
     description: 'decode and round-trip every supported model and texture file under a folder, in parallel',
     args: [{ name: '<dir>', description: 'folder to search (recursively)' }],

@@ -5,6 +5,7 @@
  * unknown format, bad usage).
  */
 import { isDecodeError, EncodeError } from '../../shared/errors.ts';
+import { isImportError } from '../../shared/import/errors.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
@@ -32,6 +33,8 @@ export function where(offset: number, path: string): string {
 export function describeError(e: unknown, file?: string): string {
   const prefix = file ? `${file}: ` : '';
   if (isDecodeError(e)) return `${prefix}${e.detail} ${where(e.offset, e.path)}`;
+  // glTF input: the JSON path names the node, mesh and primitive (byte offsets mean little there).
+  if (isImportError(e)) return `${prefix}${e.detail}${e.gltfPath ? ` (glTF ${e.gltfPath})` : ''}`;
   if (e instanceof CliFailure) return `${prefix}${e.message}`;
   if (e instanceof EncodeError) return `${prefix}cannot write: ${e.message}`;
   const code = (e as { code?: unknown } | null)?.code;

@@ -83,6 +83,7 @@ Examples:
   lodsmith validate ogre.model
   lodsmith roundtrip --strict *.lod
   lodsmith convert ogre.model ogre.glb --anim ogre_walk.animation ogre_attack.animation
+  lodsmith import ogre.glb ogre.model
   lodsmith check ~/mods/addons --json > report.json
   lodsmith texture data/body_co.paa body_co.png
   lodsmith texture logo.png logo_ca.paa --format dxt5
@@ -116,9 +117,20 @@ ${EXIT_HELP}`);
   return program;
 }
 
+/**
+ * `import --version ms11` picks a format version, but the program's own `--version` (print the
+ * LodSmith version) is recognised anywhere on the line: after `import`, it is renamed to the
+ * command's `--format-version` before parsing.
+ */
+function importVersionOption(argv: readonly string[]): string[] {
+  const at = argv.findIndex((a) => !a.startsWith('-'));
+  if (at < 0 || argv[at] !== 'import') return [...argv];
+  return argv.map((a, i) => (i > at && (a === '--version' || a.startsWith('--version=')) ? a.replace('--version', '--format-version') : a));
+}
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(rawArgv: readonly string[], io: CliIO, table: readonly CommandSpec[] = COMMANDS): Promise<number> {
-  const argv = hoistGlobalOptions(rawArgv);
+  const argv = importVersionOption(hoistGlobalOptions(rawArgv));
   const debug = argv.includes('--debug');
   let code = EXIT_OK;
   try {

@@ -57,6 +57,8 @@ export function toAppError(e: unknown, file?: string): AppError {
     return { code, message: file ? `${text}: ${file}` : text, ...(file ? { file } : {}) };
   }
   if (e instanceof Error && e.name === 'EditError') return { code: 'invalid', message: e.message };
+  // A glTF LodSmith cannot import: the message names the glTF path.
+  if (e instanceof Error && e.name === 'ImportError') return { code: 'decode', message: e.message, ...(file ? { file } : {}) };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', message: message || 'Unexpected error', ...(file ? { file } : {}) };
 }

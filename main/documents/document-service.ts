@@ -11,7 +11,8 @@
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
-import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
+import { detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
+import { gltfInputOf, IMPORT_TARGETS, importGltf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
 import { arrayPage, checkElementEdit } from '../../shared/model/array-view.ts';
@@ -547,12 +548,16 @@ export class DocumentService {
     });
   }
 
-  private applyEdit(d: OpenDocument, command: EditCommand): void {
+  /**
+   * `trusted`: a whole node the importer built (not a user's field value), which field checks
+   * would refuse by shape; the caller proves it by encoding and decoding the result instead.
+   */
+  private applyEdit(d: OpenDocument, command: EditCommand, trusted = false): void {
     if (d.abs === null) fail('denied', `${d.fileName} was dropped on the window and is read-only: use Save As to put it in a folder, then edit it`);
     let refused: string | undefined;
     try {
       // A typed array would store 300 in a byte as 44: such values are refused for every format.
-      refused = checkElementEdit(d.tree, command) ?? d.codec.checkEdit?.(d.tree, command);
+      if (!trusted) refused = checkElementEdit(d.tree, command) ?? d.codec.checkEdit?.(d.tree, command);
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'invalid' });
     }
@@ -565,7 +570,7 @@ export class DocumentService {
     }
     const top = d.undo[d.undo.length - 1];
     // A drag sends many sets on one path: one undo step, unless the save point sits between them.
-    if (top && d.redo.length === 0 && top.seq !== d.savedSeq && canMerge(top.command, command)) {
+    if (!trusted && top && d.redo.length === 0 && top.seq !== d.savedSeq && canMerge(top.command, command)) {
       top.command = command;
       top.seq = this.nextSeq++;
     } else {
@@ -804,6 +809,60 @@ export class DocumentService {
       }
       this.applyEdit(d, { op: 'set', path, value: replaced, label: `Import ${String(path[path.length - 1])}` });
       return this.changed(d);
+    });
+  }
+
+  /**
+   * "New from glTF": the glTF becomes a new document of the format `userPath`'s extension names,
+   * unsaved (dirty) until the user saves it there. Nothing is written yet.
+   */
+  async newFromGltf(bytes: Uint8Array, name: string, userPath: string, opts: { version?: string; anim?: string } = {}): Promise<{ doc: DocSnapshot; warnings: string[] }> {
+    const abs = await this.paths.resolve(userPath, 'write');
+    for (const d of this.docs.values()) if (d.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
+    const ext = (abs.match(/\.[^./\\]+$/)?.[0] ?? '').toLowerCase();
+    const format = IMPORT_TARGETS[ext];
+    if (!format) fail('invalid', `Choose a file name ending in ${Object.keys(IMPORT_TARGETS).join(', ')}`, { file: userPath });
+    // The write policy of Save As: a new document never replaces an existing file.
+    await checkWriteTarget({ abs, display: this.paths.display(abs), extensions: Object.keys(IMPORT_TARGETS), overwrite: false });
+    let result;
+    try {
+      result = await importGltf(gltfInputOf(bytes), format, { ...(opts.version ? { version: opts.version } : {}), ...(opts.anim ? { anim: opts.anim } : {}) });
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, name));
+    }
+    const codec = formatById(format);
+    const tree = this.decodeAs(codec, result.bytes, basename(abs));
+    const id = `doc-${this.nextId++}`;
+    // savedSeq -1: no saved state matches this document yet, so it shows as unsaved.
+    const d: OpenDocument = {
+      id, abs, fileName: basename(abs), codec, tree, original: result.bytes, disk: null,
+      undo: [], redo: [], savedSeq: -1, revision: 1, queue: Promise.resolve(),
+    };
+    this.docs.set(id, d);
+    return { doc: await this.snapshot(d), warnings: result.warnings };
+  }
+
+  /** "Replace mesh from glTF": one undoable edit; every other node keeps its bytes. */
+  async replaceFromGltf(id: DocId, path: NodePath, bytes: Uint8Array, name: string): Promise<{ doc: DocSnapshot; warnings: string[] }> {
+    const d = this.get(id);
+    return this.serial(d, async () => {
+      let replacement;
+      try {
+        const model = await readModel(gltfInputOf(bytes));
+        replacement = replaceMeshCommand(d.codec.id, d.tree, path, model);
+      } catch (e) {
+        throw new AppErrorException(toAppError(e, name));
+      }
+      this.applyEdit(d, replacement.command, true);
+      try {
+        // The edited document must encode and open again; otherwise the edit is taken back.
+        d.codec.decode(d.codec.encode(d.tree), { fileName: d.fileName });
+      } catch (e) {
+        const top = d.undo.pop()!;
+        applyCommand(d.tree, top.inverse);
+        throw new AppErrorException({ ...toAppError(e, name), code: 'invalid', message: `The glTF does not fit here: ${toAppError(e).message}` });
+      }
+      return { doc: await this.changed(d), warnings: replacement.warnings };
     });
   }
 

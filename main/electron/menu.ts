@@ -31,6 +31,7 @@ export function installMenu(hooks: MenuHooks, recent: string[]): void {
             : [{ label: 'No recent files', enabled: false }],
         },
         cmd('Open Sample Model', 'file:openSample'),
+        cmd('New from glTF…', 'file:newFromGltf', 'CmdOrCtrl+Shift+I'),
         { type: 'separator' },
         cmd('Save', 'file:save', 'CmdOrCtrl+S'),
         cmd('Save As…', 'file:saveAs', 'CmdOrCtrl+Shift+S'),

@@ -52,6 +52,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up, r.overwrite === true),
     'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
     'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
+    'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
+    'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };
 }
 

@@ -87,6 +87,8 @@ export const requestSchemas = {
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional(), overwrite: z.boolean().optional() }),
   'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),
   'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional() }),
+  'doc:newFromGltf': z.object({ bytes, name: nonEmpty, path: nonEmpty, version: text.optional(), anim: text.optional() }),
+  'doc:replaceFromGltf': z.object({ id: docId, path: nodePath, bytes, name: nonEmpty }),
 } satisfies { [C in InvokeChannel]: z.ZodType };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

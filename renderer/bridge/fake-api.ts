@@ -274,6 +274,12 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       throw new Error('textures are not available in the demo');
     },
     'doc:exportGltf': () => undefined,
+    'doc:newFromGltf': () => {
+      throw new Refused({ code: 'invalid', message: 'Importing glTF needs the document service' });
+    },
+    'doc:replaceFromGltf': () => {
+      throw new Refused({ code: 'invalid', message: 'Importing glTF needs the document service' });
+    },
   };
 
   return {

@@ -387,6 +387,26 @@ export const useDocs = defineStore('docs', () => {
     return !!s;
   }
 
+  /** "New from glTF": a new unsaved document of the format `path`'s extension names. */
+  async function newFromGltf(bytes: Uint8Array, name: string, path: string, version?: string): Promise<DocSnapshot | undefined> {
+    const r = await call('doc:newFromGltf', { bytes, name, path, ...(version ? { version } : {}) }, `Could not import ${name}`);
+    if (!r) return undefined;
+    if (r.warnings.length) notice.value = `Imported ${name} with ${r.warnings.length} warning(s): ${r.warnings.join('; ')}`;
+    else notice.value = `Imported ${name}`;
+    return opened(r.doc);
+  }
+
+  /** "Replace mesh from glTF" on the node at `path`: one undoable edit. */
+  async function replaceFromGltf(path: NodePath, bytes: Uint8Array, name: string): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const r = await call('doc:replaceFromGltf', { id: d.id, path, bytes, name }, `Could not replace the mesh from ${name}`);
+    if (!r) return false;
+    accept(r.doc);
+    notice.value = r.warnings.length ? `Replaced from ${name} with ${r.warnings.length} warning(s): ${r.warnings.join('; ')}` : `Replaced from ${name}`;
+    return true;
+  }
+
   /**
    * Copies a list element: a new element of the same kind is added next to the original, then
    * takes the original's bytes (chunks) or, where bytes cannot be imported (records inside a
@@ -477,6 +497,7 @@ export const useDocs = defineStore('docs', () => {
     call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
+    newFromGltf, replaceFromGltf,
     textureView, openTexture, replaceTexture, closeTexture,
   };
 });

@@ -38,6 +38,8 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | null>(null);
+  /** "New from glTF" dialog: open, with the file dropped on the window if any. */
+  const gltfDialog = ref<{ file: File | null } | null>(null);
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
   const viewport = shallowRef<Viewport | null>(null);
   /** The scene last drawn for the active document, and the revision it was built from. */
@@ -75,7 +77,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    highlight, rightTab, bottomTab, dialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    highlight, rightTab, bottomTab, dialog, gltfDialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -139,6 +139,13 @@ export interface InvokeMap {
   'doc:screenshot': { req: { id: DocId; png: Uint8Array; name?: string }; res: DocSnapshot };
   /** Bytes of a texture referenced by the model (embedded or found next to the file). */
   'doc:texture': { req: { id: DocId; name: string }; res: Uint8Array | null };
+  /**
+   * "New from glTF": imports a glTF (`.glb` or self-contained `.gltf` bytes) as a new, unsaved
+   * document that will be saved to `path` (its extension picks the format).
+   */
+  'doc:newFromGltf': { req: { bytes: Uint8Array; name: string; path: string; version?: string; anim?: string }; res: { doc: DocSnapshot; warnings: string[] } };
+  /** "Replace mesh from glTF": the mesh, LOD or surface at `path` takes the glTF's geometry (one undoable edit). */
+  'doc:replaceFromGltf': { req: { id: DocId; path: NodePath; bytes: Uint8Array; name: string }; res: { doc: DocSnapshot; warnings: string[] } };
   /** Exports the document (or one LOD) as glTF (`.glb` or `.gltf`); `overwrite` as for doc:saveAs. */
   'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
   /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
@@ -186,7 +193,7 @@ export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
-  'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf',
+  'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
   'texture:read', 'texture:replace',
 ] as const satisfies readonly InvokeChannel[];
 

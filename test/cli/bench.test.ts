@@ -19,6 +19,26 @@ function bench(...args: string[]): { status: number | null; stdout: string; stde
 }
 
 describe('npm run bench', () => {
+  it('measures glTF import into each format: ratio to export and peak memory, with verdicts', () => {
+    const r = bench('--quick', '--json', '--only', 'import', '--out', join(dir, 'import.json'));
+    expect(r.status).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { rows: Row[] }).rows;
+    const speed = rows.filter((x) => x.metric === 'import vs export');
+    expect(speed.map((x) => x.subject)).toEqual(['lodka-lod', 'p3d-mlod', 'grimrock-model', 'unigine-mesh ms14', 'unigine-mesh ms11']);
+    for (const x of speed) {
+      expect(x.value).toBeGreaterThan(0);
+      expect(x.target).toBe('>= 0.5x export');
+      expect(x.verdict).toBe(x.value! >= 0.5 ? 'PASS' : 'MISS');
+    }
+    const memory = rows.filter((x) => x.metric === 'import peak');
+    expect(memory).toHaveLength(5);
+    for (const m of memory) {
+      expect(m.value).toBeGreaterThan(0);
+      expect(m.target).toMatch(/^<= 3N\+64MB = \d+ MB$/);
+      expect(m.note).toMatch(/output file [\d.]+ MB/);
+    }
+  });
+
   it('measures a format and compression: figures, memcpy ratios, targets and verdicts', () => {
     const out = join(dir, 'result.json');
     const r = bench('--quick', '--json', '--only', 'grimrock-model,compression', '--out', out);

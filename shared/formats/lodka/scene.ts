@@ -18,7 +18,7 @@ import { guessUpAxis } from '../../scene/up-axis.ts';
 import type { NodePath } from '../../model/path.ts';
 import { weightNextBit } from './layout.ts';
 import type {
-  Anm1Chunk, Col1Chunk, Lig1Chunk, LodDocument, Mat1Chunk, Mmd1Chunk, Msh1Chunk, Pxi1Chunk, Skl1Chunk, TxtrChunk,
+  Anm1Chunk, Col1Chunk, Inf1Chunk, Lig1Chunk, LodDocument, Mat1Chunk, Mmd1Chunk, Msh1Chunk, Pxi1Chunk, Skl1Chunk, TxtrChunk,
 } from './schema.ts';
 import { walkChunks } from './views.ts';
 import { multiply } from '../../scene/mat4.ts';
@@ -529,13 +529,23 @@ export function lodToScene(doc: LodDocument): Scene {
     }
   }
   if (min && max) scene.bounds = { min, max };
-  if (guessUpAxis(scene) === 'z') scene.upAxis = 'z';
+  const stated = statedUpAxis(first<Inf1Chunk>('INF1'));
+  if ((stated ?? guessUpAxis(scene)) === 'z') scene.upAxis = 'z';
   if (warnings.length) scene.warnings = warnings;
   return scene;
 }
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The up axis an INF1 text states in a line `Up axis: Y` (or Z), as LodSmith's glTF import
+ * writes it: the file then says which way is up, and the shape-based guess is not needed.
+ */
+export function statedUpAxis(inf: Inf1Chunk | undefined): 'y' | 'z' | undefined {
+  const m = inf ? /^\s*up[ -]?axis\s*[:=]\s*([yz])\s*$/im.exec(inf.text) : null;
+  return m ? (m[1]!.toLowerCase() as 'y' | 'z') : undefined;
 }
 
 /** Model-space bind matrices of the skeleton (for tests and tools). */

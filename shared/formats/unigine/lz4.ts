@@ -75,17 +75,19 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
   return out;
 }
 
-function writeLength(out: number[], n: number): void {
-  while (n >= 255) {
-    out.push(255);
-    n -= 255;
-  }
-  out.push(n);
-}
-
 /** Greedy LZ4 block compressor (4-byte hash, last 5 bytes always literals as the format asks). */
 export function lz4Compress(src: Uint8Array): Uint8Array {
-  const out: number[] = [];
+  // Written into one buffer of the worst case (all literals: n + n/255 + a token), not a number
+  // array: that was most of the time and memory of writing a large ms14 mesh.
+  const out = new Uint8Array(src.length + Math.ceil(src.length / 255) + 16);
+  let op = 0;
+  const writeLength = (n: number): void => {
+    while (n >= 255) {
+      out[op++] = 255;
+      n -= 255;
+    }
+    out[op++] = n;
+  };
   const table = new Int32Array(1 << 16).fill(-1);
   const hash = (i: number): number => (Math.imul(src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24), 2654435761) >>> 16) & 0xffff;
   let anchor = 0;
@@ -94,12 +96,14 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
   const emit = (litEnd: number, matchLen: number, offset: number): void => {
     const lit = litEnd - anchor;
     const ml = matchLen - 4;
-    out.push(((lit >= 15 ? 15 : lit) << 4) | (matchLen === 0 ? 0 : ml >= 15 ? 15 : ml));
-    if (lit >= 15) writeLength(out, lit - 15);
-    for (let k = anchor; k < litEnd; k++) out.push(src[k]!);
+    out[op++] = ((lit >= 15 ? 15 : lit) << 4) | (matchLen === 0 ? 0 : ml >= 15 ? 15 : ml);
+    if (lit >= 15) writeLength(lit - 15);
+    out.set(src.subarray(anchor, litEnd), op);
+    op += lit;
     if (matchLen === 0) return;
-    out.push(offset & 0xff, offset >>> 8);
-    if (ml >= 15) writeLength(out, ml - 15);
+    out[op++] = offset & 0xff;
+    out[op++] = offset >>> 8;
+    if (ml >= 15) writeLength(ml - 15);
   };
   while (i < limit) {
     const h = hash(i);
@@ -116,5 +120,6 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
     }
   }
   emit(src.length, 0, 0);
-  return Uint8Array.from(out);
+  // A view, not a copy: the block is written out once and dropped.
+  return out.subarray(0, op);
 }

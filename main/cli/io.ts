@@ -62,3 +62,16 @@ export async function writeLines(out: OutStream, lines: readonly string[]): Prom
 export async function writeJson(out: OutStream, value: unknown, replacer?: (key: string, v: unknown) => unknown): Promise<void> {
   await write(out, terminalSafeJson(JSON.stringify(value, replacer as never, 2)) + '\n');
 }
+
+/** Writes a whole output file under a temporary name and renames it: a crash half-way never leaves a truncated file. */
+export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const { rename, unlink, writeFile } = await import('node:fs/promises');
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}

@@ -14,19 +14,13 @@ import { isDecodeError } from '../../shared/errors.ts';
 import '../../shared/formats/index.ts';
 import { odolCodec } from '../../shared/formats/p3d/odol/index.ts';
 import { lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
-import { runCli } from '../../main/cli/program.ts';
-import { memoryIO } from '../cli/helpers/memory-io.ts';
+import { runCliIn } from '../cli/helpers/memory-io.ts';
 import { lzoZeroBomb, lzssZeroBomb, odolLzoBomb } from '../helpers/bombs.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-bomb-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const m = memoryIO(tmp);
-  const code = await runCli(args, m.io);
-  await m.flush();
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (args: string[]) => runCliIn(tmp, args);
 
 const MiB = 1024 * 1024;
 

@@ -14,19 +14,13 @@ import type { Anm1Chunk, LodDocument, Mmd1Chunk, Msh1Chunk } from '../../shared/
 import { walkChunks } from '../../shared/formats/lodka/views.ts';
 import { SCENE_FAILED } from '../../shared/formats/registry.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
-import { runCli } from '../../main/cli/program.ts';
 import { buildSampleLod, lodkaFixtures } from '../../scripts/fixtures/lodka.ts';
-import { memoryIO } from '../cli/helpers/memory-io.ts';
+import { runCliIn } from '../cli/helpers/memory-io.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-scene-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const m = memoryIO(tmp);
-  const code = await runCli(args, m.io);
-  await m.flush();
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (args: string[]) => runCliIn(tmp, args);
 
 /** The sample model with its first ANM1's Count field set to `count` (as stored, u32). */
 function withAnimCount(count: number): { bytes: Uint8Array; countAt: number; path: string } {

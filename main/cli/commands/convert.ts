@@ -1,10 +1,9 @@
 /** `lodsmith convert IN OUT.glb|OUT.gltf`: a model (and optional animation files) to glTF 2.0. */
-import { rename, unlink, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeAtomically, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { attachSceneTextures } from '../../documents/scene-textures.ts';
 import { humanBytes, plural } from '../text.ts';
@@ -72,16 +71,4 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
     await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${parts.join(', ')}${turned}`]);
   }
   return EXIT_OK;
-}
-
-/** A crash half-way must not leave a truncated file where a good one was. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
 }

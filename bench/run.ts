@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { formatById, type FormatCodec, type FormatId } from '../shared/formats/index.ts';
 import { hasCorpus, repoRoot } from '../test/helpers/corpus.ts';
 import { benchCodec } from './lib/codecs.ts';
+import { benchBombs } from './lib/bombs.ts';
 import { benchCompression } from './lib/compression.ts';
 import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
@@ -32,7 +33,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,bombs,preview,...] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'command-memory', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'command-memory', 'bombs', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -149,6 +150,9 @@ async function main(): Promise<void> {
     if ('file' in large) rmSync(dirname(large.file), { recursive: true, force: true });
     else rows.push(large.row);
   }
+
+  // Decompression bombs through the real CLI: refused in one line, exit 2, in under 2 s.
+  if (wants('bombs')) rows.push(...benchBombs(log));
 
   const result = { started: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, env: { ...env, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, rows };
   mkdirSync(dirname(args.out), { recursive: true });

@@ -1,10 +1,14 @@
 /**
- * `npm run fuzz`: mutates real corpus files and generated files of every registered format and
- * checks that each input ends in success or a DecodeError, within a time limit and without an
- * allocation beyond a small multiple of its size.
+ * `npm run fuzz`: mutates real corpus files and generated files of every registered format
+ * (bit flips, truncations, splices, and structure-aware forgeries of the counts, sizes, offsets
+ * and chunk lengths at the decoded nodes' starts) and runs each input through the whole pipeline:
+ * decode, info, validate, outline and inspector rows, scene, glTF export (a fixed sample checked
+ * by the Khronos validator), encode. Each input must end in success or a DecodeError, within a
+ * time limit, with decoding inside the decoding memory budget and the whole pipeline within a
+ * small multiple of the input.
  *
  *   npm run fuzz -- [--inputs N] [--seconds S] [--seed K] [--max-seed-bytes B] [--workers W]
- *                   [--no-save] [--json]
+ *                   [--gltf-every N] [--decode-only] [--no-save] [--json]
  *
  * Failures are saved to test/fixtures/crashes/<format>-<hash>.bin with a .json note, where the
  * regression test (test/unit/fuzz-crashes.test.ts) picks them up.
@@ -24,15 +28,17 @@ interface Args {
   workers: number;
   save: boolean;
   json: boolean;
+  gltfEvery: number;
+  pipeline: boolean;
 }
 
-const USAGE = 'usage: npm run fuzz -- [--inputs N] [--seconds S] [--seed K] [--max-seed-bytes B] [--workers W] [--no-save] [--json]';
+const USAGE = 'usage: npm run fuzz -- [--inputs N] [--seconds S] [--seed K] [--max-seed-bytes B] [--workers W] [--gltf-every N] [--decode-only] [--no-save] [--json]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { inputs: 10_000, seconds: 600, seed: 1, maxSeedBytes: 4 << 20, workers: 2, save: true, json: false };
+  const a: Args = { inputs: 10_000, seconds: 600, seed: 1, maxSeedBytes: 4 << 20, workers: 2, save: true, json: false, gltfEvery: 20, pipeline: true };
   const num = (i: number) => {
     const v = Number(argv[i]);
     if (!Number.isFinite(v) || v < 0) throw new UsageError(`${argv[i - 1]} needs a number, got ${argv[i]}`);
@@ -45,6 +51,8 @@ function parseArgs(argv: readonly string[]): Args {
       case '--seed': a.seed = num(++i); break;
       case '--max-seed-bytes': a.maxSeedBytes = num(++i); break;
       case '--workers': a.workers = Math.max(1, num(++i)); break;
+      case '--gltf-every': a.gltfEvery = num(++i); break;
+      case '--decode-only': a.pipeline = false; break;
       case '--no-save': a.save = false; break;
       case '--json': a.json = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
@@ -55,7 +63,10 @@ function parseArgs(argv: readonly string[]): Args {
 }
 
 function summary(s: FuzzStats): string {
-  const lines = [`${s.inputs} inputs in ${s.seconds.toFixed(1)} s (${(s.inputs / Math.max(s.seconds, 1e-9)).toFixed(0)}/s), ${s.restarts} worker restart(s)`];
+  const lines = [
+    `${s.inputs} inputs in ${s.seconds.toFixed(1)} s (${(s.inputs / Math.max(s.seconds, 1e-9)).toFixed(0)}/s), ${s.restarts} worker restart(s)`,
+    `${s.gltfChecked} glTF export(s) checked by the Khronos validator; ${s.slowRetries} input(s) missed the time limit once and finished on a second run with ten times it`,
+  ];
   for (const [format, counts] of Object.entries(s.byFormat).sort()) {
     lines.push(`  ${format.padEnd(20)} ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   }
@@ -87,6 +98,8 @@ async function main(): Promise<void> {
     seconds: args.seconds,
     seeds,
     concurrency: args.workers,
+    gltfEvery: args.gltfEvery,
+    pipeline: args.pipeline,
     ...(args.save ? { saveDir: join(repoRoot, 'test/fixtures/crashes') } : {}),
     onProgress: (s) => process.stderr.write(`fuzz: ${s.inputs} inputs, ${s.findings.length} failure(s), ${s.seconds.toFixed(0)} s\n`),
   });

@@ -8,7 +8,7 @@ export type Verdict = 'PASS' | 'MISS' | '-' | 'n/a';
 
 /** One measured (or unmeasurable) figure. */
 export interface Row {
-  section: 'baseline' | 'compression' | 'codec' | 'memory' | 'texture' | 'preview' | 'process';
+  section: 'baseline' | 'compression' | 'codec' | 'memory' | 'texture' | 'preview' | 'process' | 'reliability';
   /** Format id or algorithm (`lzo1x`, `lzss`, `memcpy`). */
   subject: string;
   /** Which input: `corpus (34 files)`, a file name, `generated 2M tris`, `64 MB mesh-like`. */

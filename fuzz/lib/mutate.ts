@@ -14,9 +14,11 @@ export interface Seed {
   bytes: Uint8Array;
   /** [start, end) of compressed streams inside the file (P3D ODOL), found by decoding the seed. */
   streams: readonly (readonly [number, number])[];
+  /** Offsets where decoded nodes start or end (their counts, sizes, offsets, chunk headers). */
+  fields?: readonly number[];
 }
 
-export type MutationKind = 'bitflip' | 'byteset' | 'truncate' | 'splice' | 'forge-count' | 'stream' | 'stacked';
+export type MutationKind = 'bitflip' | 'byteset' | 'truncate' | 'splice' | 'forge-count' | 'forge-field' | 'stream' | 'stacked';
 
 /** A mutated input and how it was made (enough to explain, not to replay: replay uses the seed). */
 export interface Mutant {
@@ -94,6 +96,26 @@ function forgeCount(rnd: Prng, src: Uint8Array): Mutant {
   return { bytes: b, kind: 'forge-count', desc: `u32 at ${at}: ${old} -> ${v}` };
 }
 
+/**
+ * Structure-aware: a u32 at (or 4, 8 or 12 bytes after) the start of a decoded node, which is
+ * where counts, sizes, offsets and chunk lengths live, set to an edge value, a near miss, or a
+ * size that points at (or just past) the end of the file.
+ */
+function forgeField(rnd: Prng, src: Uint8Array, fields: readonly number[]): Mutant {
+  const b = src.slice();
+  const at = rnd.pick(fields) + rnd.pick([0, 0, 4, 8, 12]);
+  if (at + 4 > b.length) return forgeCount(rnd, src);
+  const old = readU32(b, at);
+  const roll = rnd.int(4);
+  const v =
+    roll === 0 ? rnd.pick(FORGED)
+    : roll === 1 ? (old + rnd.pick([1, -1, 2, -2, 4, -4, 12, -12])) >>> 0
+    : roll === 2 ? (b.length - at + rnd.pick([-4, 0, 1, 4])) >>> 0
+    : (old * rnd.pick([2, 16, 256, 65536])) >>> 0;
+  writeU32(b, at, v);
+  return { bytes: b, kind: 'forge-field', desc: `field u32 at ${at}: ${old} -> ${v}` };
+}
+
 function corruptStream(rnd: Prng, seed: Seed): Mutant {
   const [s, e] = rnd.pick(seed.streams);
   const b = seed.bytes.slice();
@@ -135,13 +157,14 @@ export function mutate(rnd: Prng, seed: Seed, other: Seed): Mutant {
   if (r < 0.4) return byteset(rnd, src);
   if (r < 0.5) return truncate(rnd, src);
   if (r < 0.6) return splice(rnd, src, other.bytes, other.name);
-  if (r < 0.9) return forgeCount(rnd, src);
+  const fields = seed.fields ?? [];
+  if (r < 0.9) return fields.length > 0 && rnd.chance(0.6) ? forgeField(rnd, src, fields) : forgeCount(rnd, src);
   // Several mutations at once reach states single ones cannot (a count and the data it bounds).
-  let m = forgeCount(rnd, src);
+  let m = fields.length > 0 ? forgeField(rnd, src, fields) : forgeCount(rnd, src);
   const n = 1 + rnd.int(3);
   const descs = [m.desc];
   for (let i = 0; i < n; i++) {
-    const next = rnd.chance(0.5) ? bitflip(rnd, m.bytes) : forgeCount(rnd, m.bytes);
+    const next = rnd.chance(0.4) ? bitflip(rnd, m.bytes) : fields.length > 0 && rnd.chance(0.5) ? forgeField(rnd, m.bytes, fields) : forgeCount(rnd, m.bytes);
     descs.push(next.desc);
     m = next;
   }

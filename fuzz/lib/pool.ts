@@ -148,7 +148,7 @@ export class FuzzPool {
   async run(req: FuzzRequest): Promise<FuzzResponse> {
     const slot = await this.acquire();
     await slot.ready;
-    const limitMs = this.opts.baseMs + (this.opts.msPerMB * req.bytes.length) / 1e6;
+    const limitMs = (this.opts.baseMs + (this.opts.msPerMB * req.bytes.length) / 1e6) * (req.timeScale ?? 1);
     return new Promise<FuzzResponse>((resolve) => {
       slot.settle = resolve;
       slot.current = req;

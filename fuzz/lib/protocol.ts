@@ -9,6 +9,13 @@ export type Outcome =
   | 'crash'
   /** Decode succeeded but encoding its own document threw. */
   | 'encode-crash'
+  /**
+   * Decode succeeded but a later stage threw: info, validate, the outline or an inspector row,
+   * the scene (or it came back with the registry's "could not be drawn" warning), glTF export.
+   */
+  | 'stage-crash'
+  /** The glTF written for a decoded input has errors in the Khronos validator. */
+  | 'gltf-invalid'
   /** Decode succeeded but the document does not save back byte-identical. */
   | 'mismatch'
   /** A DecodeError whose offset is not a position in the input. */
@@ -21,7 +28,7 @@ export type Outcome =
   | 'oom';
 
 /** Outcomes that are failures and are saved as regression inputs. */
-export const FAILURES: readonly Outcome[] = ['crash', 'encode-crash', 'bad-error', 'blowup', 'hang', 'oom'];
+export const FAILURES: readonly Outcome[] = ['crash', 'encode-crash', 'stage-crash', 'gltf-invalid', 'bad-error', 'blowup', 'hang', 'oom'];
 
 export interface FuzzRequest {
   id: number;
@@ -29,9 +36,21 @@ export interface FuzzRequest {
   bytes: Uint8Array;
   /** Also encode when decode succeeds. */
   encode: boolean;
-  /** Allocation limit: memFactor * input bytes + memSlackBytes. */
+  /**
+   * Allocation limit of the whole pipeline: memFactor * input bytes + memSlackBytes. Decoding
+   * alone is held to the decoding memory budget (64 MiB + 16 x the input).
+   */
   memFactor: number;
   memSlackBytes: number;
+  /**
+   * Run every stage after decode (info, validate, outline and inspector rows, scene, glTF
+   * export), not just encode. Default true.
+   */
+  pipeline?: boolean;
+  /** Also check the exported glTF with the Khronos validator (slow: the driver samples inputs). */
+  gltfCheck?: boolean;
+  /** Multiplies the pool's time limit (a suspected hang is run again with a longer one). */
+  timeScale?: number;
 }
 
 export interface FuzzResponse {
@@ -44,4 +63,8 @@ export interface FuzzResponse {
   /** ArrayBuffer bytes still held when the input finished (the document included). */
   retained: number;
   ms: number;
+  /** Which stage the outcome comes from (`decode`, `info`, `scene`, ...). */
+  stage?: string;
+  /** True when the exported glTF went through the Khronos validator. */
+  gltfChecked?: boolean;
 }

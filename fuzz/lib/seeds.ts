@@ -33,14 +33,45 @@ export function findStreams(doc: unknown, input: Uint8Array): [number, number][]
   return out;
 }
 
+/** At most this many field offsets are kept per seed (spread over the whole file). */
+const MAX_FIELDS = 4096;
+
+/**
+ * Where the decoded nodes start and end (`$span`): at a node's start sit its counts, sizes,
+ * offsets and chunk headers (id, length, count), which the structure-aware mutations forge.
+ */
+export function findFields(doc: unknown, length: number): number[] {
+  const out = new Set<number>();
+  const seen = new Set<unknown>();
+  const walk = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || seen.has(node) || depth > 64) return;
+    seen.add(node);
+    if (ArrayBuffer.isView(node)) return;
+    const span = (node as { $span?: unknown }).$span;
+    if (Array.isArray(span) && typeof span[0] === 'number' && typeof span[1] === 'number') {
+      if (span[0] >= 0 && span[0] < length) out.add(span[0]);
+      if (span[1] - 4 >= 0 && span[1] - 4 < length) out.add(span[1] - 4);
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== '$raw' && typeof v === 'object') walk(v, depth + 1);
+  };
+  walk(doc, 0);
+  const all = [...out].sort((a, b) => a - b);
+  if (all.length <= MAX_FIELDS) return all;
+  const step = all.length / MAX_FIELDS;
+  return Array.from({ length: MAX_FIELDS }, (_, i) => all[Math.floor(i * step)]!);
+}
+
 function makeSeed(name: string, codec: FormatCodec, bytes: Uint8Array): Seed {
   let streams: [number, number][] = [];
+  let fields: number[] = [];
   try {
-    streams = findStreams(codec.decode(bytes, { fileName: name }), bytes);
+    const doc = codec.decode(bytes, { fileName: name });
+    streams = findStreams(doc, bytes);
+    fields = findFields(doc, bytes.length);
   } catch {
     // A seed the codec cannot read is still a useful seed (its mutants exercise the error paths).
   }
-  return { name, format: codec.id, bytes, streams };
+  return { name, format: codec.id, bytes, streams, fields };
 }
 
 export interface SeedOptions {

@@ -6,7 +6,10 @@
 import { DecodeError } from '../../shared/errors.ts';
 import { registerFormat, type FormatCodec } from '../../shared/formats/registry.ts';
 
-/** Behaviour by the first byte: 1 hangs, 2 throws a TypeError, 3 allocates 256 MB, 4 re-encodes wrong, 0 is refused, else ok. */
+/**
+ * Behaviour by the first byte: 1 hangs, 2 throws a TypeError, 3 allocates 256 MB, 4 re-encodes
+ * wrong, 5 decodes but its scene throws, 0 is refused, else ok.
+ */
 export const SELF_TEST_FORMAT = 'selftest-broken';
 
 let sink: unknown;
@@ -33,6 +36,14 @@ const codec = {
   },
   encode(doc: { bytes: Uint8Array }) {
     return doc.bytes[0] === 4 ? doc.bytes.subarray(1) : doc.bytes;
+  },
+  info: (doc: { bytes: Uint8Array }) => ({ format: SELF_TEST_FORMAT, version: 1, bytes: doc.bytes.length, meshes: [], materials: [], bones: [], animations: [] }),
+  validate: () => [],
+  outline: () => ({ path: [], name: 'file', kind: 'file' }),
+  inspect: () => ({ title: 'file', fields: [] }),
+  toScene(doc: { bytes: Uint8Array }) {
+    if (doc.bytes[0] === 5) return (undefined as unknown as { x: never }).x.y;
+    return { nodes: [], meshes: [], materials: [], clips: [] };
   },
 } as unknown as FormatCodec;
 

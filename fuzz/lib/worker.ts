@@ -1,7 +1,9 @@
 /**
- * The fuzz worker: decodes one input at a time with the format's codec and, when that succeeds,
- * encodes the document back. The parent thread enforces the time limit (it terminates this worker
- * on a hang) and the heap limit (resourceLimits); this side counts ArrayBuffer allocations.
+ * The fuzz worker: runs one input at a time through the whole pipeline a user can drive: decode
+ * (inside the decoding memory budget), info, validate, the outline and inspector rows, the scene,
+ * glTF export (checked by the Khronos validator when the driver asks), and encode. The parent
+ * thread enforces the time limit (it terminates this worker on a hang) and the heap limit
+ * (resourceLimits); this side counts ArrayBuffer allocations.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { allocatedBytes, installAllocMeter, resetAllocated } from './alloc-meter.ts';
@@ -11,6 +13,11 @@ import type { FuzzRequest, FuzzResponse } from './protocol.ts';
 installAllocMeter();
 const { formatById } = await import('../../shared/formats/index.ts');
 const { isDecodeError } = await import('../../shared/errors.ts');
+const { defaultBudgetBytes } = await import('../../shared/binary/budget.ts');
+const { SCENE_FAILED, unguardedScene } = await import('../../shared/formats/registry.ts');
+const { sceneToGltf, writeGlb } = await import('../../shared/export/gltf.ts');
+type Validator = typeof import('gltf-validator');
+let validator: Validator | undefined;
 const preload = (workerData as { preload?: string } | null)?.preload;
 if (preload) await import(preload);
 
@@ -27,7 +34,10 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 
 let _lastDoc: unknown;
 
-function run(req: FuzzRequest): FuzzResponse {
+/** Most outline nodes whose inspector rows are built per input (a huge tree is not the point). */
+const MAX_INSPECTED = 400;
+
+async function run(req: FuzzRequest): Promise<FuzzResponse> {
   _lastDoc = undefined;
   const t0 = performance.now();
   const abBefore = process.memoryUsage().arrayBuffers;
@@ -35,14 +45,16 @@ function run(req: FuzzRequest): FuzzResponse {
   const codec = formatById(req.format as Parameters<typeof formatById>[0]);
   const bytes = req.bytes;
   const limit = req.memFactor * bytes.length + req.memSlackBytes;
+  const budget = defaultBudgetBytes(bytes.length);
   const base = { id: req.id, allocated: 0, retained: 0, ms: 0 };
-  const done = (r: Omit<FuzzResponse, 'id' | 'allocated' | 'retained' | 'ms'>, doc?: unknown): FuzzResponse => {
+  let gltfChecked = false;
+  const done = (r: Omit<FuzzResponse, 'id' | 'allocated' | 'retained' | 'ms'>, doc?: unknown, allocated = allocatedBytes()): FuzzResponse => {
     // The document stays reachable while its retained size is read.
     _lastDoc = doc;
     const retained = process.memoryUsage().arrayBuffers - abBefore;
-    const out = { ...base, ...r, allocated: allocatedBytes(), retained, ms: performance.now() - t0 };
-    if (r.outcome === 'ok' || r.outcome === 'decode-error') {
-      // An allocation far beyond the input is a failure even when decoding ends well: a forged
+    const out = { ...base, ...r, allocated, retained, ms: performance.now() - t0, ...(gltfChecked ? { gltfChecked } : {}) };
+    if (r.outcome === 'ok' || r.outcome === 'decode-error' || r.outcome === 'mismatch') {
+      // An allocation far beyond the input is a failure even when every stage ends well: a forged
       // count was believed before the bytes behind it were checked.
       if (out.allocated > limit || retained > limit) {
         return { ...out, outcome: 'blowup', message: `allocated ${out.allocated} bytes (retained ${retained}) for a ${bytes.length}-byte input; limit ${limit}` };
@@ -59,13 +71,74 @@ function run(req: FuzzRequest): FuzzResponse {
     if (isDecodeError(e)) {
       const off = (e as { offset?: unknown }).offset;
       if (typeof off !== 'number' || !Number.isInteger(off) || off < 0 || off > bytes.length) {
-        return done({ outcome: 'bad-error', message: `DecodeError offset ${String(off)} outside the ${bytes.length}-byte input: ${d.message}`, stack: d.stack });
+        return done({ outcome: 'bad-error', stage: 'decode', message: `DecodeError offset ${String(off)} outside the ${bytes.length}-byte input: ${d.message}`, stack: d.stack });
       }
-      return done({ outcome: 'decode-error', message: d.message });
+      if (allocatedBytes() > budget) {
+        return done({ outcome: 'blowup', stage: 'decode', message: `decode allocated ${allocatedBytes()} bytes before refusing a ${bytes.length}-byte input; the budget is ${budget}` });
+      }
+      return done({ outcome: 'decode-error', stage: 'decode', message: d.message });
     }
-    return done({ outcome: 'crash', message: `${d.name}: ${d.message}`, stack: d.stack });
+    return done({ outcome: 'crash', stage: 'decode', message: `${d.name}: ${d.message}`, stack: d.stack });
   }
-  if (!req.encode) return done({ outcome: 'ok' }, doc);
+  // The memory ceiling of decoding is the decoding memory budget itself: anything the codecs
+  // allocate without charging it still has to fit.
+  if (allocatedBytes() > budget) {
+    return done({ outcome: 'blowup', stage: 'decode', message: `decode allocated ${allocatedBytes()} bytes for a ${bytes.length}-byte input; the budget is ${budget}` }, doc);
+  }
+
+  if (req.pipeline !== false) {
+    let stage = 'info';
+    try {
+      const info = codec.info(doc, bytes.length);
+      JSON.stringify(info, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+      stage = 'validate';
+      const problems = codec.validate(doc);
+      for (const p of problems) {
+        if (typeof p.message !== 'string' || (p.offset !== undefined && !(Number.isInteger(p.offset) && p.offset >= 0 && p.offset <= bytes.length))) {
+          throw new Error(`validate returned a problem without a message or with offset ${String(p.offset)} outside the input`);
+        }
+      }
+      stage = 'outline';
+      const outline = codec.outline(doc);
+      stage = 'inspector';
+      const queue = [outline];
+      let inspected = 0;
+      while (queue.length && inspected < MAX_INSPECTED) {
+        const node = queue.shift()!;
+        const rows = codec.inspect(doc, node.path);
+        if (rows) JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+        inspected++;
+        if (node.children) queue.push(...node.children);
+      }
+      stage = 'scene';
+      // Without the registry's guard, so a throw keeps its stack (the guard would turn it into a
+      // SCENE_FAILED warning, which counts as a failure too).
+      const scene = unguardedScene(codec)(doc);
+      const failed = scene.warnings?.find((w) => w.startsWith(SCENE_FAILED));
+      if (failed) throw new Error(`toScene failed: ${failed}`);
+      stage = 'gltf';
+      const { document } = sceneToGltf(scene, { generator: 'LodSmith fuzz' });
+      const glb = await writeGlb(document);
+      const pipelineAllocated = allocatedBytes();
+      if (req.gltfCheck) {
+        stage = 'gltf-validator';
+        validator ??= (await import('gltf-validator')).default as unknown as Validator;
+        const report = await validator.validateBytes(glb, { maxIssues: 10 });
+        gltfChecked = true;
+        if (report.issues.numErrors > 0) {
+          const first = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+          return done({ outcome: 'gltf-invalid', stage, message: `${report.issues.numErrors} validator error(s): ${first.slice(0, 3).join('; ')}` }, doc, pipelineAllocated);
+        }
+      }
+      // The validator's own allocations are not the codecs'.
+      resetAllocated();
+      allocatedAfterPipeline = pipelineAllocated;
+    } catch (e) {
+      const d = describe(e);
+      return done({ outcome: 'stage-crash', stage, message: `${d.name} in ${stage}: ${d.message}`, stack: d.stack }, doc);
+    }
+  }
+  if (!req.encode) return done({ outcome: 'ok' }, doc, allocatedBytes() + allocatedAfterPipeline);
   let identical = true;
   // Saving an untouched document (the default, which may copy kept bytes) and encoding every field
   // from its decoded value (what an edited file needs) are separate promises: each is checked.
@@ -76,24 +149,32 @@ function run(req: FuzzRequest): FuzzResponse {
     } catch (e) {
       const d = describe(e);
       const which = reuseRaw ? 'encode' : 'encode(reuseRaw: false)';
-      return done({ outcome: 'encode-crash', message: `${d.name} from ${which}: ${d.message}`, stack: d.stack }, doc);
+      return done({ outcome: 'encode-crash', stage: 'encode', message: `${d.name} from ${which}: ${d.message}`, stack: d.stack }, doc);
     }
   }
+  const total = allocatedBytes() + allocatedAfterPipeline;
+  allocatedAfterPipeline = 0;
   // An input the decoder accepted must save back byte-identical: the lossless promise holds for
   // odd files too, not only for the ones the corpus happens to contain.
-  if (!identical) return done({ outcome: 'mismatch', message: 'accepted input does not re-encode byte-identical' }, doc);
-  return done({ outcome: 'ok' }, doc);
+  if (!identical) return done({ outcome: 'mismatch', stage: 'encode', message: 'accepted input does not re-encode byte-identical' }, doc, total);
+  return done({ outcome: 'ok' }, doc, total);
 }
 
+/** Allocations of the stages before encode (the validator's own are left out). */
+let allocatedAfterPipeline = 0;
+
 parentPort!.on('message', (req: FuzzRequest) => {
-  let res: FuzzResponse;
-  try {
-    res = run(req);
-  } catch (e) {
-    const d = describe(e);
-    res = { id: req.id, outcome: 'crash', message: `${d.name}: ${d.message}`, stack: d.stack, allocated: allocatedBytes(), retained: 0, ms: 0 };
-  }
-  _lastDoc = undefined;
-  parentPort!.postMessage(res);
+  void (async () => {
+    let res: FuzzResponse;
+    try {
+      allocatedAfterPipeline = 0;
+      res = await run(req);
+    } catch (e) {
+      const d = describe(e);
+      res = { id: req.id, outcome: 'crash', message: `${d.name}: ${d.message}`, stack: d.stack, allocated: allocatedBytes(), retained: 0, ms: 0 };
+    }
+    _lastDoc = undefined;
+    parentPort!.postMessage(res);
+  })();
 });
 parentPort!.postMessage({ ready: true });

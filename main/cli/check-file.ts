@@ -28,6 +28,8 @@ export interface CheckJob {
   abs: string;
   file: string;
   strict: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function checkFile(job: CheckJob): Promise<CheckResult> {
@@ -43,9 +45,10 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     if (!recognisesModel(data) && probeTexture(data, basename(job.file))) return checkTexture(job, data, t0);
     const codec = await codecFor(data, job.file);
     format = codec.id;
-    const doc = codec.decode(data, { fileName: basename(job.file) }) as object;
+    const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
+    const doc = codec.decode(data, { fileName: basename(job.file), ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
-    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict);
+    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
     const ms = performance.now() - t0;
     if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
     return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };

@@ -77,10 +77,27 @@ export function positiveNumber(v: string): number {
   return n;
 }
 
+/** `512M`, `2G`, `1.5GiB`, `800MB`, `1048576`: a byte count for --max-memory (at least 1M). */
+export function parseByteSize(v: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
+  if (!m) throw new OptionValueError('expected a size such as 512M, 2G or 1.5GiB');
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  const n = Math.floor(Number(m[1]) * unit);
+  if (!(n >= 1024 * 1024)) throw new OptionValueError('expected at least 1M');
+  return n;
+}
+
+/** Every command takes it (runCli also moves one given before the command name after it). */
+export const MAX_MEMORY_OPTION: OptionSpec = {
+  flags: '--max-memory <size>',
+  description: 'most memory decoding one file may allocate, e.g. 512M or 2G (default: 64M + 16 x the file size)',
+  parse: parseByteSize,
+};
+
 const str = (a: string | string[] | undefined): string => (Array.isArray(a) ? a[0] ?? '' : a ?? '');
 const list = (a: string | string[] | undefined): string[] => (Array.isArray(a) ? a : a === undefined ? [] : [a]);
 
-export const COMMANDS: readonly CommandSpec[] = [
+const BASE_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'info',
     description: 'summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)',
@@ -94,7 +111,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<file>', description: 'model file' }],
     options: [],
     help: '\nTyped arrays are printed as arrays; raw bytes are left out; bigints, NaN and Infinity are strings.\nThe output streams, so it can be piped into a pager or a JSON tool even for large files.',
-    run: ([file], _opts, io) => aboutFile(str(file), async () => (await import('./commands/dump.ts')).runDump(str(file), io)),
+    run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/dump.ts')).runDump(str(file), io, opts.maxMemory as number | undefined)),
   },
   {
     name: 'validate',
@@ -183,3 +200,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
   },
 ];
+
+/** The commands, each with --max-memory (the decoding memory budget, docs/cli.md). */
+export const COMMANDS: readonly CommandSpec[] = BASE_COMMANDS.map((c) => ({ ...c, options: [...c.options, MAX_MEMORY_OPTION] }));

@@ -27,7 +27,51 @@ export async function write(out: OutStream, chunk: string | Uint8Array): Promise
   if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 
-/** Writes lines, each ending in a newline. */
+/** C0 controls, DEL and C1 controls (U+0080..U+009F, where U+009B is a one-character CSI). */
+// Matching control characters is the point here.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const READABLE: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Text from a file (names, messages quoting names) made safe for a terminal: every control
+ * character becomes a readable escape (`\n`, `\r`, `\t`, else `\xNN`), so an ESC sequence, a
+ * BEL or a one-character CSI in a model's names is shown, never obeyed.
+ */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROLS, (c) => READABLE[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const JSON_UNESCAPED = /[\u007f-\u009f]/g;
+
+/**
+ * JSON text safe for a terminal: JSON.stringify escapes C0 but leaves DEL and C1 as they are,
+ * so they become `\u00XX` too. They can only sit inside strings, where the escape means the
+ * same character: the output stays valid JSON and parses to the same value.
+ */
+export function terminalSafeJson(json: string): string {
+  return json.replace(JSON_UNESCAPED, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
+/** Writes lines, each ending in a newline, with every control character escaped (see escapeControls). */
 export async function writeLines(out: OutStream, lines: readonly string[]): Promise<void> {
-  if (lines.length) await write(out, lines.join('\n') + '\n');
+  if (lines.length) await write(out, lines.map(escapeControls).join('\n') + '\n');
+}
+
+/** Writes a value as indented JSON and a newline, terminal-safe (see terminalSafeJson). */
+export async function writeJson(out: OutStream, value: unknown, replacer?: (key: string, v: unknown) => unknown): Promise<void> {
+  await write(out, terminalSafeJson(JSON.stringify(value, replacer as never, 2)) + '\n');
+}
+
+/** Writes a whole output file under a temporary name and renames it: a crash half-way never leaves a truncated file. */
+export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const { rename, unlink, writeFile } = await import('node:fs/promises');
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
 }

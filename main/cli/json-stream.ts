@@ -13,7 +13,7 @@
  * - `undefined` object members are left out; a value met again inside itself is written as
  *   the string "[circular]".
  */
-import { write, type OutStream } from './io.ts';
+import { terminalSafeJson, write, type OutStream } from './io.ts';
 
 const BATCH = 64 * 1024;
 
@@ -63,7 +63,7 @@ function* typed(a: ArrayLike<number | bigint>): Generator<string> {
 
 function* pieces(v: unknown, indent: string, ancestors: Set<object>): Generator<string> {
   switch (typeof v) {
-    case 'string': yield JSON.stringify(v); return;
+    case 'string': yield terminalSafeJson(JSON.stringify(v)); return;
     case 'number': yield num(v); return;
     case 'bigint': yield `"${v}"`; return;
     case 'boolean': yield String(v); return;
@@ -111,7 +111,7 @@ function* pieces(v: unknown, indent: string, ancestors: Set<object>): Generator<
       yield '{';
       let first = true;
       for (const [k, x] of entries) {
-        yield `${first ? '' : ','}\n${inner}${JSON.stringify(k)}: `;
+        yield `${first ? '' : ','}\n${inner}${terminalSafeJson(JSON.stringify(k))}: `;
         first = false;
         yield* pieces(x, inner, ancestors);
       }

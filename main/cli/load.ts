@@ -84,9 +84,10 @@ export async function codecFor(bytes: Uint8Array, file: string): Promise<FormatC
 }
 
 /** Reads, detects and decodes; throws DecodeError or CliFailure on bad input. */
-export async function loadModel(file: string, cwd: string): Promise<Loaded> {
+export async function loadModel(file: string, cwd: string, maxMemory?: number): Promise<Loaded> {
   const bytes = readInput(file, cwd);
   const codec = await codecFor(bytes, file);
-  const doc = codec.decode(bytes, { fileName: basename(file) }) as object;
+  // The codec runs inside the decoding memory budget (default 64 MiB + 16 x the size; --max-memory).
+  const doc = codec.decode(bytes, { fileName: basename(file), ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
   return { file, bytes, codec, doc };
 }

@@ -9,7 +9,7 @@ import type { Command as CommandType } from 'commander';
 import { COMMANDS, OptionValueError, type CommandSpec } from './command-table.ts';
 import { describeError, EXIT_FAILED, EXIT_OK, FileError } from './fail.ts';
 import { parseFast } from './fast-args.ts';
-import { writeLines, type CliIO } from './io.ts';
+import { escapeControls, writeLines, type CliIO } from './io.ts';
 
 /** The package version: package.json two folders up from the sources, three from out/cli/chunks. */
 function packageVersion(): string {
@@ -29,7 +29,31 @@ Exit codes:
   0  done, nothing wrong
   1  done, and something was found: validation errors, a round-trip difference, a failed file
   2  could not do it: unreadable, corrupt or unknown input, or wrong usage
-     (one line on stderr names the file, the problem, the byte offset and the node path)`;
+     (one line on stderr names the file, the problem, the byte offset and the node path)
+
+Memory:
+  Decoding one file may allocate at most 64M + 16 x its size (a forged size or a
+  decompression bomb stops there with exit 2). Raise it with --max-memory, e.g.
+  lodsmith --max-memory 2G info huge.p3d`;
+
+/**
+ * `--max-memory SIZE` given before the command name belongs to the command: moved after it, so
+ * both parsers (which read options per command) see it.
+ */
+function hoistGlobalOptions(argv: readonly string[]): string[] {
+  const out = [...argv];
+  const moved: string[] = [];
+  for (let i = 0; i < out.length && out[i]!.startsWith('-'); ) {
+    if (out[i] === '--max-memory' && i + 1 < out.length) moved.push(...out.splice(i, 2));
+    else if (out[i]!.startsWith('--max-memory=')) moved.push(...out.splice(i, 1));
+    else i++;
+  }
+  if (moved.length === 0) return out;
+  const cmd = out.findIndex((a) => !a.startsWith('-'));
+  if (cmd < 0) return [...out, ...moved];
+  out.splice(cmd + 1, 0, ...moved);
+  return out;
+}
 
 export type ActionHandler = (spec: CommandSpec, args: (string | string[])[], opts: Record<string, unknown>) => Promise<void>;
 
@@ -50,7 +74,8 @@ export async function buildProgram(io: CliIO, onAction: ActionHandler, table: re
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
-      outputError: (s, write) => write(s.startsWith('error:') ? `lodsmith: ${s}` : s),
+      // Commander quotes the arguments it rejects, which may be file names: escaped like the rest.
+      outputError: (s, write) => write((s.startsWith('error:') ? `lodsmith: ${s}` : s).split('\n').map(escapeControls).join('\n')),
     })
     .addHelpText('after', `
 Examples:
@@ -105,7 +130,7 @@ function importVersionOption(argv: readonly string[]): string[] {
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(rawArgv: readonly string[], io: CliIO, table: readonly CommandSpec[] = COMMANDS): Promise<number> {
-  const argv = importVersionOption(rawArgv);
+  const argv = importVersionOption(hoistGlobalOptions(rawArgv));
   const debug = argv.includes('--debug');
   let code = EXIT_OK;
   try {
@@ -132,7 +157,7 @@ export async function runCli(rawArgv: readonly string[], io: CliIO, table: reado
     }
   } catch (e) {
     const cause = e instanceof FileError ? e.cause : e;
-    if (debug) await writeLines(io.stderr, [String((cause as Error)?.stack ?? cause)]);
+    if (debug) await writeLines(io.stderr, String((cause as Error)?.stack ?? cause).split('\n'));
     await writeLines(io.stderr, [`lodsmith: ${e instanceof FileError ? e.message : describeError(e)}`]);
     return EXIT_FAILED;
   }

@@ -38,10 +38,10 @@ export interface RoundTripDiff {
 }
 
 /** First difference of the passes (undefined when every pass reproduces the input). */
-export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: string, doc: object, strict: boolean): RoundTripDiff | undefined {
+export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: string, doc: object, strict: boolean, maxMemory?: number): RoundTripDiff | undefined {
   const first = compare(codec, doc, bytes, codec.encode(doc), 'as saved');
   if (first || !strict) return first;
-  const bare = codec.decode(bytes, { fileName }) as object;
+  const bare = codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
   dropRaw(bare);
   return compare(codec, bare, bytes, codec.encode(bare, { reuseRaw: false }), 'from fields');
 }

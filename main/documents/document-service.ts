@@ -113,6 +113,8 @@ interface OpenDocument {
   redo: HistoryEntry[];
   /** `seq` of the state that matches the disk (0: the state as opened). */
   savedSeq: number;
+  /** The decoding memory budget the document was opened with (bytes; absent: the default). */
+  maxMemory?: number;
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
@@ -248,9 +250,10 @@ export class DocumentService {
     }
   }
 
-  private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string): object {
+  private decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string, maxMemory?: number): object {
     try {
-      return timedStage('host:decode', () => codec.decode(bytes, { fileName }));
+      // Inside the decoding memory budget: the default, or the editor's setting.
+      return timedStage('host:decode', () => codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}) }));
     } catch (e) {
       const err = toAppError(e, fileName);
       // Anything but a DecodeError is a codec bug, but still reported, never a crash.
@@ -265,19 +268,20 @@ export class DocumentService {
   }
 
   /** Opens a file (or returns the document already open for it). */
-  async open(userPath: string): Promise<DocSnapshot> {
+  /** Opens a file; `maxMemory` is the editor's decoding memory setting (bytes). */
+  async open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
     const abs = await this.paths.resolve(userPath, 'read');
     for (const d of this.docs.values()) if (d.abs === abs) return this.snapshot(d);
     // Two quick requests for one file (a double click) share one read instead of making two tabs.
     let running = this.opening.get(abs);
     if (!running) {
-      running = this.openResolved(abs).finally(() => this.opening.delete(abs));
+      running = this.openResolved(abs, maxMemory).finally(() => this.opening.delete(abs));
       this.opening.set(abs, running);
     }
     return running;
   }
 
-  private async openResolved(abs: string): Promise<DocSnapshot> {
+  private async openResolved(abs: string, maxMemory?: number): Promise<DocSnapshot> {
     const display = this.paths.display(abs);
     let read: { bytes: Uint8Array; disk: DiskState };
     try {
@@ -288,12 +292,13 @@ export class DocumentService {
     const fileName = basename(abs);
     const codec = this.detect(read.bytes, fileName);
     this.emit('doc:progress', { task: 'decode', fraction: -1 });
-    const tree = this.decodeAs(codec, read.bytes, fileName);
+    const tree = this.decodeAs(codec, read.bytes, fileName, maxMemory);
     this.emit('doc:progress', { task: 'decode', fraction: 1 });
     const id = `doc-${this.nextId++}`;
     const d: OpenDocument = {
       id, abs, fileName, codec, tree, original: read.bytes, disk: read.disk,
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(), anims: [],
+      ...(maxMemory !== undefined ? { maxMemory } : {}),
     };
     if (codec.id === 'grimrock-animation' || codec.id === 'unigine-anim') d.rig = await this.findRig(d);
     this.docs.set(id, d);
@@ -824,7 +829,7 @@ export class DocumentService {
       ...(this.opts.onSaveStep ? { onStep: this.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
-          reread = d.codec.decode(written, { fileName: name });
+          reread = d.codec.decode(written, { fileName: name, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
         } catch (e) {
           const err = toAppError(e, name);
           throw new AppErrorException({
@@ -894,7 +899,7 @@ export class DocumentService {
         throw new AppErrorException(toAppError(e, display));
       }
       const codec = this.detect(read.bytes, d.fileName);
-      const tree = this.decodeAs(codec, read.bytes, d.fileName);
+      const tree = this.decodeAs(codec, read.bytes, d.fileName, d.maxMemory);
       Object.assign(d, { codec, tree, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
       return this.changed(d);
     });
@@ -906,7 +911,7 @@ export class DocumentService {
    */
   private freshCopy(d: OpenDocument): { bytes: Uint8Array; tree: object } {
     const bytes = this.currentBytes(d);
-    return { bytes, tree: this.decodeAs(d.codec, bytes, d.fileName) };
+    return { bytes, tree: this.decodeAs(d.codec, bytes, d.fileName, d.maxMemory) };
   }
 
   private static nodeBytes(tree: object, bytes: Uint8Array, path: NodePath): Uint8Array | undefined {
@@ -947,7 +952,7 @@ export class DocumentService {
       let check: object;
       try {
         const encoded = d.codec.encode(scratch);
-        check = d.codec.decode(encoded, { fileName: d.fileName });
+        check = d.codec.decode(encoded, { fileName: d.fileName, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
       } catch (e) {
         const err = toAppError(e);
         throw new AppErrorException({ ...err, code: err.code === 'internal' ? 'invalid' : err.code, message: `The imported bytes do not fit at ${where}: ${err.message}` });

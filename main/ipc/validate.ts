@@ -61,7 +61,8 @@ export const requestSchemas = {
   'fs:list': z.object({ dir: text }),
   'dialog:open': none,
   'dialog:save': z.object({ suggested: text }),
-  'doc:open': z.object({ path: nonEmpty }),
+  // The decoding memory setting: 1 MiB to 64 GiB.
+  'doc:open': z.object({ path: nonEmpty, maxMemory: z.number().int().min(1 << 20).max(64 * 1024 ** 3).optional() }),
   'doc:openSample': none,
   'doc:list': none,
   'doc:close': byId,

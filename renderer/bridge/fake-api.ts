@@ -89,14 +89,14 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     return d;
   };
 
-  const open = (path: string, dropped?: Uint8Array): DocSnapshot => {
+  const open = (path: string, dropped?: Uint8Array, maxMemory?: number): DocSnapshot => {
     const bytes = dropped ?? opts.files.get(path);
     if (!bytes) throw new Refused({ code: 'not-found', message: `The file does not exist: ${path}`, file: path });
     const codec = detect(bytes, path);
     if (!codec) throw new Refused({ code: 'decode', message: 'Not a model file LodSmith knows (no format matched its first bytes)', offset: 0, file: path });
     let doc: object;
     try {
-      doc = codec.decode(bytes, { fileName: path });
+      doc = codec.decode(bytes, { fileName: path, ...(maxMemory !== undefined ? { maxMemory } : {}) });
     } catch (e) {
       throw new Refused(toError(e, path));
     }
@@ -142,7 +142,7 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     },
     'dialog:open': () => [],
     'dialog:save': () => null,
-    'doc:open': ({ path }) => open(path),
+    'doc:open': ({ path, maxMemory }) => open(path, undefined, maxMemory),
     'doc:openSample': () => {
       if (!opts.sample) throw new Refused({ code: 'not-found', message: 'No sample model is bundled' });
       return open(opts.sample);

@@ -11,6 +11,7 @@ import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
 import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
+import { useSettings } from './use-settings.ts';
 import { ancestry, findNode } from '../lib/tree-model.ts';
 
 export interface ShownError {
@@ -125,7 +126,9 @@ export const useDocs = defineStore('docs', () => {
       activate(existing.id);
       return existing;
     }
-    return opened(await call('doc:open', { path }, `Could not open ${path}`));
+    // The editor's decoding memory setting goes with the request (absent: the default rule).
+    const maxMemory = useSettings().maxMemoryBytes;
+    return opened(await call('doc:open', maxMemory !== undefined ? { path, maxMemory } : { path }, `Could not open ${path}`));
   }
 
   /** Opens a file dropped on the window from its bytes: read-only until saved into a folder. */

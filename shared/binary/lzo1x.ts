@@ -20,6 +20,7 @@
  * M4 instruction of distance 16384: bytes `0x11 0x00 0x00`.
  */
 import { DecodeError } from '../errors.ts';
+import { chargeAllocation } from './budget.ts';
 
 export interface Lzo1xResult {
   data: Uint8Array;
@@ -58,6 +59,14 @@ const FAST_OUT = 48;
 /** Positions are int32 in the fast loop; larger streams (never seen in practice) take the checked path only. */
 const FAST_MAX = 0x7fff_ff00;
 
+/** Output bytes per input byte an LZO1X stream can reach at most (255 per length-extension byte, rounded up). */
+export const LZO_RATIO = 256;
+
+/** Most bytes `streamBytes` bytes of LZO1X stream can expand to. */
+export function lzo1xMaxOutput(streamBytes: number): number {
+  return Math.max(0, streamBytes) * LZO_RATIO + 3;
+}
+
 /** Where {@link checkedStep} leaves the decoder (one object per call, off the fast path). */
 interface Cursor {
   ip: number;
@@ -71,20 +80,23 @@ interface Cursor {
  * `expectedSize`, never references before the start of the output; corrupt input throws
  * {@link DecodeError} with the absolute offset of the offending instruction.
  */
-export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array): Lzo1xResult {
+export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array, path = ''): Lzo1xResult {
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
   }
   if (!Number.isInteger(offset) || offset < 0 || offset > src.length) {
     throw new DecodeError('LZO stream starts outside the data', Math.max(0, offset | 0), '');
   }
-  // The best an instruction can do is about 255 output bytes per input byte (extended match
-  // lengths), so a stream this short cannot produce the claimed size: refuse before allocating.
+  // The stream's real worst case: a match length extends by 255 per zero byte, so an LZO1X
+  // stream yields at most about 255 bytes per input byte (LZO_RATIO with the end marker's slack):
+  // a stream this short cannot produce the claimed size, refuse before allocating.
   const remaining = src.length - offset;
-  if (expectedSize > remaining * 256 + 3) {
+  if (expectedSize > lzo1xMaxOutput(remaining)) {
     throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
   }
   if (into && into.length !== expectedSize) throw new RangeError(`LZO output buffer holds ${into.length} bytes, not ${expectedSize}`);
+  // A caller's buffer was charged by the caller (the ODOL slab); a new one is charged here.
+  if (!into) chargeAllocation(expectedSize, 'LZO stream', offset, path, src.length);
   const out = into ?? new Uint8Array(expectedSize);
   const end = src.length;
   const limit = expectedSize;

@@ -13,6 +13,7 @@
  *   differ on signed or unsigned bytes; real ODOL v40 files sum unsigned bytes (docs/compression.md).
  */
 import { DecodeError } from '../errors.ts';
+import { chargeAllocation } from './budget.ts';
 
 export interface LzssOptions {
   /**
@@ -51,16 +52,17 @@ export function lzssChecksums(data: Uint8Array): { unsigned: number; signed: num
  * checks the checksum. Never reads outside `src`, never writes more than `expectedSize` bytes,
  * and throws {@link DecodeError} (with the absolute offset) for truncated or corrupt input.
  */
-export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, into?: Uint8Array): LzssResult {
+export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, into?: Uint8Array, path = ''): LzssResult {
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZSS expected size ${expectedSize} is invalid`, offset, '');
   }
   if (!Number.isInteger(offset) || offset < 0 || offset > src.length) {
     throw new DecodeError('LZSS stream starts outside the data', Math.max(0, offset | 0), '');
   }
-  // Every 9 input bits produce at least one output byte and at most 18, so a stream can never
-  // need fewer than expectedSize / 18 bytes: refuse impossible sizes before allocating.
-  const minInput = Math.ceil(expectedSize / MAX_MATCH) + 4;
+  // The stream's real worst case: a token yields at most 18 bytes and a reference costs two
+  // bytes plus its flag bit, so eight references (17 bytes) make at most 144 bytes (8.5x).
+  // Refuse a size no stream of the bytes left can produce before allocating anything.
+  const minInput = lzssMinInput(expectedSize);
   if (src.length - offset < minInput) {
     throw new DecodeError(
       `LZSS stream for ${expectedSize} bytes needs at least ${minInput} bytes but only ${src.length - offset} remain`,
@@ -69,6 +71,8 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
     );
   }
   if (into && into.length !== expectedSize) throw new RangeError(`LZSS output buffer holds ${into.length} bytes, not ${expectedSize}`);
+  // A caller's buffer was charged by the caller (the ODOL slab); a new one is charged here.
+  if (!into) chargeAllocation(expectedSize, 'LZSS stream', offset, path, src.length);
   const out = into ?? new Uint8Array(expectedSize);
   const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const end = src.length;
@@ -152,6 +156,27 @@ export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: nu
     );
   }
   return { data: out, consumed: ip + 4 - offset };
+}
+
+/**
+ * The fewest stream bytes (checksum included) that can expand to `size` bytes: longest
+ * references (2 bytes for 18 out) for all but a remainder, which costs one literal (1 byte for
+ * 1) or one more reference cut at the end (2 bytes), one flag byte per 8 tokens, the checksum.
+ */
+export function lzssMinInput(size: number): number {
+  const q = Math.floor(size / MAX_MATCH);
+  const rest = size - q * MAX_MATCH;
+  const tokens = q + (rest > 0 ? 1 : 0);
+  return 2 * q + Math.min(rest, 2) + Math.ceil(tokens / 8) + 4;
+}
+
+/** Most bytes `streamBytes` bytes of LZSS stream (checksum included) can expand to (~8.5x). */
+export function lzssMaxOutput(streamBytes: number): number {
+  const body = Math.max(0, streamBytes - 4);
+  const groups = Math.floor(body / 17);
+  const rest = body - groups * 17;
+  const tail = rest > 0 ? Math.floor((rest - 1) / 2) * MAX_MATCH + ((rest - 1) % 2) : 0;
+  return groups * 8 * MAX_MATCH + tail;
 }
 
 function truncated(ip: number, op: number, expected: number): DecodeError {

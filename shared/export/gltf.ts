@@ -73,12 +73,13 @@ class Exporter {
 
   run(): GltfExportResult {
     this.doc.getRoot().getAsset().generator = this.opts.generator ?? 'LodSmith';
-    this.materials = this.scene.materials.map((m, i) => this.material(m, i));
-    this.skeleton();
-    const meshes = this.scene.meshes.map((m, i) => this.mesh(m, i));
-    this.nodes(meshes);
-    for (const c of this.scene.clips) this.clip(c, false);
-    for (const c of this.opts.extraClips ?? []) this.clip(c, true);
+    for (const w of this.scene.warnings ?? []) this.warn(w);
+    this.materials = this.scene.materials.map((m, i) => this.attempt(`material ${i}`, () => this.material(m, i)));
+    this.attempt('the skeleton', () => this.skeleton());
+    const meshes = this.scene.meshes.map((m, i) => this.attempt(`mesh "${m.name || i}"`, () => this.mesh(m, i)));
+    this.attempt('the node hierarchy', () => this.nodes(meshes));
+    for (const c of this.scene.clips) this.attempt(`animation "${c.name}"`, () => this.clip(c, false));
+    for (const c of this.opts.extraClips ?? []) this.attempt(`animation "${c.name}"`, () => this.clip(c, true));
     const roots = [...this.roots, ...this.placeholders.values()];
     // glTF forbids a scene without nodes; a file with nothing to place simply has no scene.
     if (roots.length) {
@@ -91,6 +92,19 @@ class Exporter {
       this.doc.getRoot().setDefaultScene(gScene);
     }
     return { document: this.doc, warnings: this.warnings };
+  }
+
+  /**
+   * Runs one part of the export; a part that throws on damaged data is left out with a warning,
+   * so an export of a file that decoded never fails as a whole.
+   */
+  private attempt<T>(what: string, fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      this.warn(`${what} left out: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
   }
 
   private warn(msg: string): void {

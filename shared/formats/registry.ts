@@ -2,6 +2,9 @@
  * The format registry: every codec declares its id, extensions, a cheap `probe`, decode and encode,
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
+import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
+import { isDecodeError } from '../errors.ts';
+import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
 import type { EditCommand } from '../model/commands.ts';
 import type { NodePath } from '../model/path.ts';
@@ -9,6 +12,15 @@ import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { ArrayLayout } from '../model/array-view.ts';
 import type { EditorQuery } from '../model/editor-query.ts';
+
+/** The codec's own toScene, without the registry's guard (the fuzzer wants the real stack). */
+export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
+  const f = codec.toScene as FormatCodec['toScene'] & { unguarded?: FormatCodec['toScene'] };
+  return (f.unguarded ?? f).bind(codec);
+}
+
+/** Start of the warning a scene carries when its codec threw while building it (see registerFormat). */
+export const SCENE_FAILED = 'the model could not be drawn';
 
 export type FormatId =
   | 'lodka-lod'
@@ -22,6 +34,11 @@ export type FormatId =
 export interface DecodeOptions {
   /** Used in messages only. */
   fileName?: string;
+  /**
+   * Decoding memory budget in bytes (default: 64 MiB + 16 x the input's size; see
+   * shared/binary/budget.ts). The CLI's `--max-memory` and the editor's setting end up here.
+   */
+  maxMemory?: number;
 }
 
 export interface EncodeOptions {
@@ -79,8 +96,36 @@ export interface FormatCodec<D extends object = any> {
 }
 
 const codecs = new Map<FormatId, FormatCodec>();
+const budgeted = new WeakSet<FormatCodec>();
 
+/**
+ * Registers a codec. Its `decode` is wrapped once so that every decode runs inside a decoding
+ * memory budget ({@link withBudget}): the caller's budget when one is in force and no explicit
+ * `maxMemory` is given, else a fresh one for this input. Every caller (CLI, host, editor, fuzzer,
+ * tests) gets the same bound without having to remember it.
+ */
 export function registerFormat(codec: FormatCodec): void {
+  if (!budgeted.has(codec)) {
+    const inner = codec.decode;
+    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+      if (activeBudget() && opts?.maxMemory === undefined) return inner.call(codec, bytes, opts);
+      return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
+    };
+    const innerScene = codec.toScene;
+    codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {
+      try {
+        return innerScene.call(codec, doc, opts);
+      } catch (e) {
+        // A wrong LOD name (the caller's mistake) and a budget refusal (which names its limit) are
+        // DecodeErrors and stay errors. Anything else is a damaged part the codec failed to skip.
+        if (isDecodeError(e)) throw e;
+        const scene = emptyScene();
+        scene.warnings = [`${SCENE_FAILED}: ${e instanceof Error ? e.message : String(e)}`];
+        return scene;
+      }
+    }, { unguarded: innerScene });
+    budgeted.add(codec);
+  }
   codecs.set(codec.id, codec);
 }
 

@@ -112,7 +112,11 @@ export interface InvokeMap {
   'dialog:open': { req: void; res: string[] };
   'dialog:save': { req: { suggested: string }; res: string | null };
 
-  'doc:open': { req: { path: string }; res: DocSnapshot };
+  /**
+   * `maxMemory`: the editor's decoding memory setting in bytes (default: 64 MiB + 16 x the file's
+   * size, see shared/binary/budget.ts). It stays with the document for its reloads.
+   */
+  'doc:open': { req: { path: string; maxMemory?: number }; res: DocSnapshot };
   'doc:openSample': { req: void; res: DocSnapshot };
   'doc:list': { req: void; res: DocSnapshot[] };
   'doc:close': { req: { id: DocId }; res: void };

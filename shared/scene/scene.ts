@@ -45,6 +45,11 @@ export interface Scene {
   skeletonFrom?: string;
   /** Axis-aligned bounds of all geometry, if known. */
   bounds?: { min: [number, number, number]; max: [number, number, number] };
+  /**
+   * What could not be drawn and was left out, one sentence each. A scene is built for every file
+   * that decoded: a damaged part is skipped with a warning, never thrown.
+   */
+  warnings?: string[];
 }
 
 export interface SceneNode {

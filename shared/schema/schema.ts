@@ -306,18 +306,26 @@ export interface NodeMeta {
   $span?: Span;
 }
 
-/** Original bytes of a record whose NaN floats a JS number cannot reproduce (see Struct.read). */
-interface ExactBytes {
-  orig: Uint8Array;
-  canon: Uint8Array;
-}
-/** Non-enumerable: spreads, JSON dumps and structured clones never carry stale bytes along. */
-const EXACT = Symbol('exact bytes');
+/**
+ * The stored bytes of a record's NaN floats, by field name (a tuple: by element). A JS number
+ * keeps one NaN, so a signalling NaN (0x7fa00123) would come back quieted (0x7fe00123); with its
+ * bytes kept per field, an edit to any other field, or to another element of the same tuple,
+ * leaves it bit for bit as stored. A field whose value is no longer NaN is written from its value.
+ * Enumerable, so spreads (`{ ...record, field: v }`, the way codecs and edits copy records) carry
+ * it along; JSON and structured clones leave symbols out.
+ */
+const NAN_BITS = Symbol('NaN bits');
+export type NanBits = Record<string, Uint8Array | (Uint8Array | undefined)[]>;
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** The kept NaN bytes of a decoded record, if it had NaN floats. */
+export function nanBitsOf(v: unknown): NanBits | undefined {
+  return v && typeof v === 'object' ? (v as { [NAN_BITS]?: NanBits })[NAN_BITS] : undefined;
+}
+
+/** `v` with kept NaN bytes attached (for codecs that copy a record's fields into another node). */
+export function withNanBits<T>(v: T, bits: NanBits | undefined): T {
+  if (!bits || !v || typeof v !== 'object' || Array.isArray(v)) return v;
+  return { ...v, [NAN_BITS]: bits };
 }
 
 /** A record: named fields in byte order. */
@@ -349,42 +357,45 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
 
   read(r: BinaryReader): InferFields<F> & NodeMeta {
     const start = r.pos;
-    const out: Record<string, unknown> = {};
-    let nan = false;
+    const out: Record<string | symbol, unknown> = {};
+    let bits: NanBits | undefined;
     for (const [name, t] of this.entries) {
+      const at = r.pos;
       r.enter(name);
       const v = t.read(r);
       r.leave();
       out[name] = v;
-      if (!nan && (t instanceof NumType || t instanceof FloatTuple)) nan = Array.isArray(v) ? v.some(Number.isNaN) : Number.isNaN(v);
+      if (t instanceof NumType && (t.base === 'f32' || t.base === 'f64') && Number.isNaN(v)) {
+        (bits ??= {})[name] = r.viewAt(at, r.pos).slice();
+      } else if (t instanceof FloatTuple && (v as number[]).some(Number.isNaN)) {
+        (bits ??= {})[name] = (v as number[]).map((x, i) => (Number.isNaN(x) ? r.viewAt(at + i * 4, at + i * 4 + 4).slice() : undefined));
+      }
     }
-    // A JS number cannot carry every NaN a float field can hold (a signalling NaN comes back
-    // quieted), so a record with a NaN keeps its original bytes when its values cannot reproduce them.
-    if (nan) {
-      const orig = r.viewAt(start, r.pos);
-      const canon = this.canonical(out as InferFields<F>);
-      if (!sameBytes(orig, canon)) Object.defineProperty(out, EXACT, { value: { orig: orig.slice(), canon }, writable: true, configurable: true });
-    }
+    if (bits) out[NAN_BITS] = bits;
     out.$span = [start, r.pos];
     return out as InferFields<F> & NodeMeta;
   }
 
   write(w: BinaryWriter, v: InferFields<F>): void {
-    const exact = (v as { [EXACT]?: ExactBytes })[EXACT];
-    if (!exact) return this.writeFields(w, v);
-    // The original bytes stand while the values still encode as they did when read (not edited).
-    const now = this.canonical(v);
-    w.bytes(sameBytes(now, exact.canon) ? exact.orig : now);
+    this.writeFields(w, v);
   }
 
   private writeFields(w: BinaryWriter, v: InferFields<F>): void {
-    for (const [name, t] of this.entries) t.write(w, (v as Record<string, unknown>)[name]);
-  }
-
-  private canonical(v: InferFields<F>): Uint8Array {
-    const w = new BinaryWriter(this.fixedSize ?? 64);
-    this.writeFields(w, v);
-    return w.finish();
+    const bits = (v as { [NAN_BITS]?: NanBits })[NAN_BITS];
+    for (const [name, t] of this.entries) {
+      const x = (v as Record<string, unknown>)[name];
+      const b = bits?.[name];
+      if (b instanceof Uint8Array && typeof x === 'number' && Number.isNaN(x) && b.length === t.fixedSize) {
+        w.bytes(b);
+      } else if (Array.isArray(b) && t instanceof FloatTuple && Array.isArray(x)) {
+        for (let i = 0; i < t.n; i++) {
+          const e = x[i] as number | undefined;
+          const eb = b[i];
+          if (eb && typeof e === 'number' && Number.isNaN(e)) w.bytes(eb);
+          else w.f32(e ?? 0);
+        }
+      } else t.write(w, x);
+    }
   }
 
   override size(v: InferFields<F>): number {

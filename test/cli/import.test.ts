@@ -6,21 +6,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../main/cli/program.ts';
 import '../../shared/formats/index.ts';
 import { detectFormat } from '../../shared/formats/registry.ts';
-import { memoryIO } from './helpers/memory-io.ts';
+import { runCliIn } from './helpers/memory-io.ts';
 import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const m = memoryIO(tmp);
-  const code = await runCli(args, m.io);
-  await m.flush();
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (args: string[]) => runCliIn(tmp, args);
 
 /** A glTF JSON of one triangle (positions only), with optional extra joints/weights and overrides. */
 function triangle(opts: { mode?: number; indices?: number[]; influences?: number; json?: (j: any) => void } = {}): any {

@@ -8,23 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Document, WebIO } from '@gltf-transform/core';
-import { runCli } from '../../main/cli/program.ts';
 import { decodeTexture, decodeTextureMip } from '../../shared/formats/texture/index.ts';
 import { decodePaa, findTag } from '../../shared/formats/texture/paa.ts';
 import { decodePng } from '../../shared/formats/texture/png.ts';
 import { corpusDir, hasCorpus, readBytes } from '../helpers/corpus.ts';
-import { memoryIO } from './helpers/memory-io.ts';
+import { runCliIn } from './helpers/memory-io.ts';
 import { gltfErrors } from './helpers/validate-gltf.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-texture-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const m = memoryIO(tmp);
-  const code = await runCli(args, m.io);
-  await m.flush();
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (args: string[]) => runCliIn(tmp, args);
 
 const paa = (name: string): string => join(corpusDir, 'paa', name);
 const QUICKCLOT = 'Alexandre-S__FantasmaFiles__quickclot_x_ca.paa';

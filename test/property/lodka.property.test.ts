@@ -131,7 +131,8 @@ const morphCollections = fc.record({
   } as LodChunk));
 });
 
-const morphFrames = fc.array(fc.record({ mmFramesCount: fc.integer(), mmVertexCount: fc.integer(), mmMeshIndex: fc.integer(), mmMeshName: name, mmMorphColName: name }), { maxLength: 2 })
+// Frame and vertex counts are never negative: a negative one is refused where it is decoded.
+const morphFrames = fc.array(fc.record({ mmFramesCount: fc.integer({ min: 0, max: 0x7fffffff }), mmVertexCount: fc.integer({ min: 0, max: 0x7fffffff }), mmMeshIndex: fc.integer(), mmMeshName: name, mmMorphColName: name }), { maxLength: 2 })
   .chain((entries) => fc.integer({ min: 0, max: 4 }).chain((n) => floats(n * 3)).map((mmVertices): LodChunk => ({ id: 'MMD1', size: 0, count: entries.length, morphCollType: 0, entries, mmVertices } as LodChunk)));
 
 const light = fc.record({ enabled: u8, ligthStyle: u8, position: vec(3), spotDirection: vec(3), ambient: vec(4), diffuse: vec(4), specular: vec(4), spotCutOff: f32, spotExponent: f32, constAtt: f32, linearAtt: f32, quadAtt: f32 });

@@ -107,7 +107,7 @@ describe('schema', () => {
     expect(Light.checkField('power', 3)).toBeUndefined();
   });
 
-  it('keeps float bits a JS number cannot carry (signalling NaNs) until the record is edited', () => {
+  it('keeps float bits a JS number cannot carry (signalling NaNs) per field, through spreads and edits elsewhere', () => {
     const Rec = struct('rec', { a: f32, v: vec3, n: i16 });
     const bytes = new Uint8Array(18);
     const dv = new DataView(bytes.buffer);
@@ -120,16 +120,25 @@ describe('schema', () => {
     const w = new BinaryWriter();
     Rec.write(w, rec);
     expect(Array.from(w.finish())).toEqual(Array.from(bytes));
-    // A spread copy does not carry the kept bytes; the copy writes its values.
+    // A spread copy (how codecs and edits copy records) carries the kept bytes.
     const w2 = new BinaryWriter();
     Rec.write(w2, { ...rec });
-    expect(new DataView(w2.finish().buffer).getUint32(0, true)).not.toBe(0x7f8000ff);
-    // After an edit the record is written from its values.
+    expect(Array.from(w2.finish())).toEqual(Array.from(bytes));
+    // An edit to another field, or to another element of the vector, keeps every untouched NaN.
     rec.n = 9;
+    rec.v = [rec.v[0]!, rec.v[1]!, 5];
     const w3 = new BinaryWriter();
     Rec.write(w3, rec);
-    const out = w3.finish();
-    expect(new DataView(out.buffer).getInt16(16, true)).toBe(9);
+    const out = new DataView(w3.finish().buffer);
+    expect(out.getInt16(16, true)).toBe(9);
+    expect(out.getUint32(0, true)).toBe(0x7f8000ff);
+    expect(out.getUint32(8, true)).toBe(0xff800001);
+    expect(out.getFloat32(12, true)).toBe(5);
+    // A NaN field given a number is written as that number.
+    rec.a = 1.5;
+    const w4 = new BinaryWriter();
+    Rec.write(w4, rec);
+    expect(new DataView(w4.finish().buffer).getFloat32(0, true)).toBe(1.5);
   });
 
   it('separates what a field can store from the spec range an edit must respect', () => {

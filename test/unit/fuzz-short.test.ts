@@ -15,7 +15,7 @@ import { hasCorpus } from '../helpers/corpus.ts';
 const SHORT_INPUTS = 3000;
 
 describe('fuzz harness self-test', () => {
-  it('reports a hang, a crash, a blow-up, a lossy encoder, a refusal and a success as such', async () => {
+  it('reports a hang, a crash, a blow-up, a lossy encoder, a crash after decode, a refusal and a success as such', async () => {
     const pool = new FuzzPool({
       size: 2,
       maxOldGenerationSizeMb: 128,
@@ -26,7 +26,7 @@ describe('fuzz harness self-test', () => {
     const run = (first: number, id: number) =>
       pool.run({ id, format: 'selftest-broken', bytes: new Uint8Array([first, 1, 2, 3]), encode: true, memFactor: 32, memSlackBytes: 16 << 20 });
     try {
-      const [refused, hang, crash, blowup, lossy, ok] = await Promise.all([run(0, 1), run(1, 2), run(2, 3), run(3, 4), run(4, 5), run(9, 6)]);
+      const [refused, hang, crash, blowup, lossy, ok, sceneCrash] = await Promise.all([run(0, 1), run(1, 2), run(2, 3), run(3, 4), run(4, 5), run(9, 6), run(5, 8)]);
       expect(refused.outcome).toBe('decode-error');
       expect(hang.outcome).toBe('hang');
       expect(crash.outcome).toBe('crash');
@@ -35,11 +35,32 @@ describe('fuzz harness self-test', () => {
       expect(blowup.allocated).toBeGreaterThanOrEqual(256 * 1024 * 1024);
       expect(lossy.outcome).toBe('mismatch');
       expect(ok.outcome).toBe('ok');
+      // A stage after decode that throws (here the scene, caught by the registry guard) is a failure.
+      expect(sceneCrash.outcome).toBe('stage-crash');
+      expect(sceneCrash.stage).toBe('scene');
       // The pool replaced the hung worker and still works.
       expect(pool.restarts).toBe(1);
       expect((await run(9, 7)).outcome).toBe('ok');
+      // A sampled input's glTF goes through the Khronos validator.
+      const checked = await pool.run({ id: 9, format: 'selftest-broken', bytes: new Uint8Array([9, 1, 2, 3]), encode: true, memFactor: 32, memSlackBytes: 16 << 20, gltfCheck: true });
+      expect(checked.outcome).toBe('ok');
+      expect(checked.gltfChecked).toBe(true);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('forges counts, sizes and offsets where decoded nodes start (structure-aware)', () => {
+    const fields = [16, 40, 100];
+    const seed: Seed = { name: 's', format: 'x', bytes: Uint8Array.from({ length: 256 }, (_, i) => i), streams: [], fields };
+    const forged = Array.from({ length: 400 }, (_, i) => mutate(new Prng(i), seed, seed)).filter((m) => m.kind === 'forge-field');
+    expect(forged.length).toBeGreaterThan(40);
+    const near = new Set(fields.flatMap((f) => [f, f + 4, f + 8, f + 12]));
+    for (const m of forged) {
+      const at = Number(/at (\d+):/.exec(m.desc)![1]);
+      expect(near.has(at), m.desc).toBe(true);
+      const changed = [...m.bytes.keys()].filter((k) => m.bytes[k] !== seed.bytes[k]);
+      expect(changed.every((k) => k >= at && k < at + 4), m.desc).toBe(true);
     }
   });
 

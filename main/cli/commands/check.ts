@@ -11,7 +11,7 @@ import cliProgress from 'cli-progress';
 import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/index.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
 import { knownExtensions } from '../load.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
 
@@ -22,6 +22,8 @@ export interface CheckOptions {
   strict?: boolean;
   /** Seconds one file may take before its worker is stopped (default 60). */
   timeout?: number;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export interface CheckSummary {
@@ -50,7 +52,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   let skipped = 0;
   for (const abs of all) {
     const ext = abs.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
-    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict });
+    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) });
     else skipped++;
   }
   // Largest first: a big file started last would leave the other workers idle at the end.
@@ -64,7 +66,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       )
     : undefined;
   bar?.start(jobs.length, 0, { file: '' });
-  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: r.file }));
+  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: escapeControls(r.file) }));
   bar?.stop();
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const summary: CheckSummary = {
@@ -80,7 +82,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       ms: Math.round(performance.now() - t0),
     },
   };
-  if (opts.json) await writeLines(io.stdout, [JSON.stringify(summary, null, 2)]);
+  if (opts.json) await writeJson(io.stdout, summary);
   else await writeLines(io.stdout, describeSummary(summary));
   return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
 }

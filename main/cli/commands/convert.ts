@@ -1,11 +1,10 @@
 /** `lodsmith convert IN OUT.glb|OUT.gltf`: a model (and optional animation files) to glTF 2.0. */
-import { rename, unlink, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
 import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeAtomically, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { attachSceneTextures } from '../../documents/scene-textures.ts';
 import { humanBytes, plural } from '../text.ts';
@@ -17,6 +16,8 @@ export interface ConvertOptions {
   up?: 'y' | 'z' | 'auto';
   /** Print nothing but errors. */
   quiet?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
   /**
    * Texture roots (`--textures DIR`, repeatable). When given, every texture the model names is
    * looked up (these, then the model's folder and its parents) and embedded as PNG.
@@ -27,12 +28,12 @@ export interface ConvertOptions {
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
   const ext = extname(output).toLowerCase();
   if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
-  const model = await loadModel(input, io.cwd);
+  const model = await loadModel(input, io.cwd, opts.maxMemory);
   const scene = model.codec.toScene(model.doc, opts.lod !== undefined ? { lod: opts.lod } : {});
   const extraClips: AnimationClip[] = [];
   for (const file of opts.anim ?? []) {
     try {
-      const anim = await loadModel(file, io.cwd);
+      const anim = await loadModel(file, io.cwd, opts.maxMemory);
       let clips: AnimationClip[];
       try {
         clips = animationClips(anim.codec.toScene(anim.doc), anim.codec.label);
@@ -76,16 +77,4 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
     await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${parts.join(', ')}${turned}`]);
   }
   return EXIT_OK;
-}
-
-/** A crash half-way must not leave a truncated file where a good one was. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
 }

@@ -6,7 +6,7 @@ import { registerFormat } from '../../../shared/formats/registry.ts';
 import { externalUris, IMPORT_TARGETS, importGltf, type GltfInput } from '../../../shared/import/index.ts';
 import { atomicWriteFile } from '../../documents/atomic-save.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { readInput, MAX_INPUT_BYTES } from '../load.ts';
 import { humanBytes } from '../text.ts';
 
@@ -75,7 +75,7 @@ export async function runImport(input: string, output: string, opts: ImportOptio
       input, output, format, version: info.version, bytes: result.bytes.length, warnings: result.warnings,
       meshes: info.meshes, materials: info.materials, bones: info.bones, animations: info.animations,
     };
-    await writeLines(io.stdout, [JSON.stringify(out, null, 2)]);
+    await writeJson(io.stdout, out);
     // Warnings go to stderr too: a pipeline reading stdout still sees them on the terminal.
     if (!opts.quiet) await writeLines(io.stderr, result.warnings.map((w) => `warning: ${w}`));
     return EXIT_OK;

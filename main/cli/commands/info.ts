@@ -1,7 +1,7 @@
 /** `lodsmith info FILE`: what is in a model file, as a readable summary or one JSON object. */
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { basename } from 'node:path';
 import type { TextureInfo } from '../../../shared/formats/texture/index.ts';
 import { codecFor, readInput, recognisesModel } from '../load.ts';
@@ -9,6 +9,8 @@ import { count, humanBytes, plural, table } from '../text.ts';
 
 export interface InfoOptions {
   json?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
@@ -19,13 +21,13 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
     if (isTextureFile(bytes, file)) return textureInfoCommand(file, bytes, opts, io);
   }
   const codec = await codecFor(bytes, file);
-  const doc = codec.decode(bytes, { fileName: basename(file) }) as object;
+  const doc = codec.decode(bytes, { fileName: basename(file), ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;
     const out = { format, version, bytes: bytes.length, meshes, materials, bones, animations, ...withoutBytes(extra) };
-    await writeLines(io.stdout, [JSON.stringify(out, jsonSafe, 2)]);
+    await writeJson(io.stdout, out, jsonSafe);
   } else {
     await writeLines(io.stdout, describeInfo(file, codec.label, info, bytes.length));
   }
@@ -116,7 +118,7 @@ async function textureInfoCommand(file: string, bytes: Uint8Array, opts: InfoOpt
   const tex = decodeTextureBytes(bytes, file);
   const info = textureInfo(tex.doc, bytes.length);
   if (opts.json) {
-    await writeLines(io.stdout, [JSON.stringify(info, jsonSafe, 2)]);
+    await writeJson(io.stdout, info, jsonSafe);
     return EXIT_OK;
   }
   await writeLines(io.stdout, describeTextureInfo(file, info));

@@ -1,6 +1,6 @@
 /** `lodsmith roundtrip FILE...`: does each file save back byte for byte? */
 import { describeError, EXIT_FAILED, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { count } from '../text.ts';
 import { describeDiff, roundTrip, type RoundTripDiff } from '../verify.ts';
@@ -9,6 +9,8 @@ export interface RoundTripOptions {
   strict?: boolean;
   json?: boolean;
   debug?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 interface FileResult {
@@ -30,11 +32,11 @@ export async function runRoundTrip(files: readonly string[], opts: RoundTripOpti
   for (const file of files) {
     let r: FileResult;
     try {
-      const { codec, doc, bytes } = await loadModel(file, io.cwd);
-      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict);
+      const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
+      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict, opts.maxMemory);
       r = { file, format: codec.id, bytes: bytes.length, result: diff ? 'differs' : 'ok', diff };
     } catch (e) {
-      if (opts.debug) await writeLines(io.stderr, [String((e as Error)?.stack ?? e)]);
+      if (opts.debug) await writeLines(io.stderr, String((e as Error)?.stack ?? e).split('\n'));
       r = { file, result: 'error', error: describeError(e) };
       if (!opts.json) await writeLines(io.stderr, [`lodsmith: ${describeError(e, file)}`]);
     }
@@ -44,7 +46,7 @@ export async function runRoundTrip(files: readonly string[], opts: RoundTripOpti
       await writeLines(io.stdout, [`${r.result === 'ok' ? 'OK  ' : 'DIFF'}  ${file.padEnd(width)}  ${what}`]);
     }
   }
-  if (opts.json) await writeLines(io.stdout, [JSON.stringify({ strict: !!opts.strict, files: results }, null, 2)]);
+  if (opts.json) await writeJson(io.stdout, { strict: !!opts.strict, files: results });
   if (results.some((r) => r.result === 'error')) return EXIT_FAILED;
   return results.some((r) => r.result === 'differs') ? EXIT_PROBLEMS : EXIT_OK;
 }

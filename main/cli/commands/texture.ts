@@ -3,14 +3,13 @@
  * or a picture to a new PAA (`--format dxt1|dxt5|argb8888`; default DXT1 when opaque, DXT5 with
  * alpha).
  */
-import { rename, unlink, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { withBudget } from '../../../shared/binary/budget.ts';
 import { decodeTextureMip, textureMipCount } from '../../../shared/formats/texture/index.ts';
 import { createPaa, encodePaa, PAA_TYPE_LABEL, type PaaWriteFormat } from '../../../shared/formats/texture/paa.ts';
 import { encodePng } from '../../../shared/formats/texture/png.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeAtomically, writeLines, type CliIO } from '../io.ts';
 import { humanBytes, plural } from '../text.ts';
 import { loadTexture } from '../texture-load.ts';
 
@@ -47,15 +46,4 @@ export async function runTexture(input: string, output: string, opts: TextureOpt
   }
   if (!opts.quiet) await writeLines(io.stdout, [`wrote ${output} (${humanBytes(bytes.length)}): ${what}`]);
   return EXIT_OK;
-}
-
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
 }

@@ -1,22 +1,24 @@
 /** `lodsmith validate FILE`: the format's own checks (spec rules, broken references, odd values). */
 import type { Problem } from '../../../shared/model/problems.ts';
 import { EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { writeLines, type CliIO } from '../io.ts';
+import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { plural } from '../text.ts';
 
 export interface ValidateOptions {
   json?: boolean;
+  /** Decoding memory budget in bytes (--max-memory). */
+  maxMemory?: number;
 }
 
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
-  const { codec, doc } = await loadModel(file, io.cwd);
+  const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
   const problems = codec.validate(doc);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (opts.json) {
     const out = { file, format: codec.id, errors, warnings, problems: problems.map(({ severity, message, where, offset, path }) => ({ severity, where, offset, message, path })) };
-    await writeLines(io.stdout, [JSON.stringify(out, null, 2)]);
+    await writeJson(io.stdout, out);
   } else {
     // Paths padded to a common width (within reason) so offsets and messages line up.
     const width = Math.min(60, Math.max(0, ...problems.map((p) => (p.where || '(file root)').length)));

@@ -162,12 +162,17 @@ function readSkeleton(r: BinaryReader, head: ChunkBase): Skl1Chunk {
 }
 
 function readAnimation(r: BinaryReader, head: ChunkBase): Anm1Chunk {
+  // The chunk's Count field: the 4 bytes before its data.
+  const countAt = r.pos - 4;
   // The size column's 10-byte header (not the offsets column's 13): what real files hold.
   const animType = r.u8();
   const animInterval = r.i32();
   const animMode = r.u8();
   const animName = r.lenString(ENC, 'AnimName');
   if (r.remaining % 4 !== 0) r.fail(`BonesRotPos has ${r.remaining} bytes, not a whole number of floats`);
+  // The frame count sizes the clip's arrays when the model is drawn: checked here, where it is
+  // decoded. A negative count (0x80000000 and up as stored) is no count at all.
+  if (head.count < 0) r.fail(`ANM1 frame count ${head.count >>> 0} is invalid`, countAt);
   const bonesRotPos = r.within('bonesRotPos', () => r.f32Array(r.remaining / 4, 'BonesRotPos'));
   return { ...head, id: 'ANM1', animType, animInterval, animMode, animName, bonesRotPos };
 }
@@ -418,8 +423,12 @@ function readMorphFrames(r: BinaryReader, head: ChunkBase): Mmd1Chunk {
   const entries = [];
   for (let i = 0; i < n; i++) {
     const e = r.within(`entries[${i}]`, () => {
+      // Frames x vertices size the morphs drawn from this entry: checked where decoded.
+      const at = r.pos;
       const mmFramesCount = r.i32();
       const mmVertexCount = r.i32();
+      if (mmFramesCount < 0) r.fail(`MMFramesCount ${mmFramesCount >>> 0} is invalid`, at);
+      if (mmVertexCount < 0) r.fail(`MMVertexCount ${mmVertexCount >>> 0} is invalid`, at + 4);
       const mmMeshIndex = r.i32();
       lens.push([r.i32Count(1, 'MMMeshNameLen'), r.i32Count(1, 'MMMorphColNameLen')]);
       return { mmFramesCount, mmVertexCount, mmMeshIndex, mmMeshName: '', mmMorphColName: '' };

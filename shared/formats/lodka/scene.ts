@@ -135,7 +135,8 @@ function buildSkeleton(skl: Skl1Chunk | undefined, bind: Anm1Chunk | undefined):
 
 function buildClip(a: Anm1Chunk, bones: number, path: NodePath): AnimationClip {
   const per = bones * 6;
-  const frames = per > 0 ? Math.min(a.count, Math.floor(a.bonesRotPos.length / per)) : 0;
+  // Never more frames than the data holds, never fewer than none, whatever Count says.
+  const frames = per > 0 ? Math.max(0, Math.min(a.count, Math.floor(a.bonesRotPos.length / per))) : 0;
   const dt = a.animInterval / 1000;
   const times = new Float32Array(frames);
   for (let f = 0; f < frames; f++) times[f] = f * dt;
@@ -407,11 +408,19 @@ export function lodToScene(doc: LodDocument): Scene {
   const boneCount = skel?.skeleton.bones.length ?? 0;
 
   const scene: Scene = { nodes: [], meshes: [], materials, clips: [] };
+  const warnings: string[] = [];
   if (skel) scene.skeleton = skel.skeleton;
   const meshChunks = found.filter((f) => f.chunk.id === 'MSH1');
   for (const { chunk, path } of meshChunks) {
     const m = chunk as Msh1Chunk;
-    const mesh: SceneMesh & { originalVertex?: Uint32Array } = meshToScene(m, materialOf, boneCount, path);
+    let mesh: SceneMesh & { originalVertex?: Uint32Array };
+    try {
+      mesh = meshToScene(m, materialOf, boneCount, path);
+    } catch (e) {
+      // A mesh whose data cannot be drawn stays in the list (indices elsewhere point past it), empty.
+      warnings.push(`mesh "${m.meshName}" left out: ${messageOf(e)}`);
+      mesh = { name: m.meshName, positions: new Float32Array(0), uvs: [], indices: new Uint32Array(0), groups: [], source: path };
+    }
     scene.nodes.push({ name: m.meshName, parent: -1, matrix: [...IDENTITY], mesh: scene.meshes.length, visible: m.isMeshVisible !== 0, source: path });
     scene.meshes.push(mesh);
   }
@@ -422,8 +431,9 @@ export function lodToScene(doc: LodDocument): Scene {
     for (const e of md.entries) {
       const mesh = scene.meshes[e.mmMeshIndex] as (SceneMesh & { originalVertex?: Uint32Array }) | undefined;
       const size = e.mmFramesCount * e.mmVertexCount * 3;
-      if (mesh?.originalVertex && e.mmVertexCount * 3 === (meshChunks[e.mmMeshIndex]?.chunk as Msh1Chunk).meshPointsPos.length) {
-        for (let f = 0; f < e.mmFramesCount && at + (f + 1) * e.mmVertexCount * 3 <= md.mmVertices.length; f++) {
+      if (mesh?.originalVertex && e.mmVertexCount * 3 === (meshChunks[e.mmMeshIndex]?.chunk as Msh1Chunk).meshPointsPos?.length) {
+        // Never more frames than the data holds: an entry of no vertices has none to draw.
+        for (let f = 0; e.mmVertexCount > 0 && f < e.mmFramesCount && at + (f + 1) * e.mmVertexCount * 3 <= md.mmVertices.length; f++) {
           const src = md.mmVertices.subarray(at + f * e.mmVertexCount * 3);
           const out = new Float32Array(mesh.originalVertex.length * 3);
           mesh.originalVertex.forEach((v, i) => out.set([src[v * 3]!, src[v * 3 + 1]!, src[v * 3 + 2]!], i * 3));
@@ -455,7 +465,13 @@ export function lodToScene(doc: LodDocument): Scene {
     });
   }
 
-  for (const { chunk, path } of anims) scene.clips.push(buildClip(chunk as Anm1Chunk, boneCount, path));
+  for (const { chunk, path } of anims) {
+    try {
+      scene.clips.push(buildClip(chunk as Anm1Chunk, boneCount, path));
+    } catch (e) {
+      warnings.push(`animation "${(chunk as Anm1Chunk).animName}" left out: ${messageOf(e)}`);
+    }
+  }
 
   const colliders: SceneCollider[] = [];
   for (const { chunk, path } of found.filter((f) => f.chunk.id === 'COL1')) {
@@ -515,7 +531,12 @@ export function lodToScene(doc: LodDocument): Scene {
   if (min && max) scene.bounds = { min, max };
   const stated = statedUpAxis(first<Inf1Chunk>('INF1'));
   if ((stated ?? guessUpAxis(scene)) === 'z') scene.upAxis = 'z';
+  if (warnings.length) scene.warnings = warnings;
   return scene;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /**

@@ -5,8 +5,25 @@
  * engine wrote: untouched blocks are written back as they came).
  */
 
-/** Decodes one block into exactly `size` bytes, or returns an error message. */
-export function lz4Decompress(src: Uint8Array, size: number): Uint8Array | string {
+import { chargeAllocation } from '../../binary/budget.ts';
+
+/**
+ * Most bytes an LZ4 block of `blockBytes` can decode to: a match length extends by 255 per byte,
+ * so the real worst case is about 255 output bytes per input byte.
+ */
+export function lz4MaxOutput(blockBytes: number): number {
+  return Math.max(0, blockBytes) * 255 + 16;
+}
+
+/**
+ * Decodes one block into exactly `size` bytes, or returns an error message. A size the block
+ * cannot produce is refused before allocating; the allocation is charged to the decoding budget
+ * (a BudgetError, which the caller places, when it would pass it).
+ */
+export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = ''): Uint8Array | string {
+  if (!Number.isInteger(size) || size < 0) return `declared size ${size} is invalid`;
+  if (size > lz4MaxOutput(src.length)) return `a block of ${src.length} bytes cannot decode to the declared ${size} bytes`;
+  chargeAllocation(size, 'LZ4 block', offset, path, src.length);
   const out = new Uint8Array(size);
   let ip = 0, op = 0;
   while (ip < src.length) {

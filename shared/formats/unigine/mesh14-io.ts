@@ -8,13 +8,13 @@ import { decodeText, encodeText } from '../../binary/text.ts';
 import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
-import { lz4Compress, lz4Decompress } from './lz4.ts';
+import { lz4Compress, lz4Decompress, lz4MaxOutput } from './lz4.ts';
+import { chargeAllocation } from '../../binary/budget.ts';
 import { indexWidth, readBones, readMagic, readUvsAndColours, readWeights, writeBones, writeIndices, writeUvsAndColours, writeWeights } from './mesh-io.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 import { Bounds, type Mr02Surface, type UnigineMesh14, type UnigineMeshMr02, type UnigineSurface } from './schema.ts';
 
 /** LZ4 cannot expand data by more than 255x: a declared size beyond that is corrupt, not huge. */
-const LZ4_MAX_RATIO = 255;
 
 function readU64Size(r: BinaryReader, what: string): number {
   const at = r.pos;
@@ -30,10 +30,11 @@ function readBlock(r: BinaryReader, what: string): { plain: Uint8Array; lz4: Uin
   const size = readU64Size(r, `${what} size`);
   const csize = readU64Size(r, `${what} compressed size`);
   r.need(csize, `${what} compressed data`);
-  if (size > csize * LZ4_MAX_RATIO + 16) r.fail(`${what} claims ${size} bytes from ${csize} compressed bytes`, start);
+  if (size > lz4MaxOutput(csize)) r.fail(`${what} claims ${size} bytes from ${csize} compressed bytes`, start);
   const lz4 = r.bytesView(csize, `${what} compressed data`);
   // A block that would not shrink is stored as is, with both sizes equal (seen in real files).
-  const plain = csize === size ? copyBytes(lz4) : lz4Decompress(lz4, size);
+  if (csize === size) chargeAllocation(size, `${what} (stored)`, start + 16, r.path);
+  const plain = csize === size ? copyBytes(lz4) : lz4Decompress(lz4, size, start + 16, r.path);
   if (typeof plain === 'string') r.fail(`${what}: ${plain}`, start + 16);
   return { plain, lz4, start };
 }

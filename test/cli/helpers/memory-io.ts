@@ -45,3 +45,12 @@ export function memoryIO(cwd = process.cwd(), opts: { tty?: boolean } = {}): Mem
     },
   };
 }
+
+/** Runs the CLI in-process in `cwd` and returns its exit code and both streams as text. */
+export async function runCliIn(cwd: string, args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const { runCli } = await import('../../../main/cli/program.ts');
+  const m = memoryIO(cwd);
+  const code = await runCli(args, m.io);
+  await m.flush();
+  return { code, out: m.out(), err: m.err() };
+}

@@ -16,6 +16,7 @@
  * trailing bytes (rare)
  * ```
  */
+import { chargeAllocation } from '../../../binary/budget.ts';
 import { BinaryReader } from '../../../binary/reader.ts';
 import { decodeText } from '../../../binary/text.ts';
 import {
@@ -71,6 +72,7 @@ function decodeLod(r: BinaryReader): MlodLod {
   const headerExtra = r.bytesCopy(headerSize - LOD_HEADER_SIZE, 'LOD header extension');
   // Counts are checked against the bytes left before any allocation.
   r.count(nPoints, POINT_SIZE, 'point', start + 12);
+  chargeAllocation(nPoints * 16, 'point table', start + 12, r.path);
   const points = new Float32Array(nPoints * 3);
   const pointFlags = new Uint32Array(nPoints);
   r.within('points', () => readPoints(r, nPoints, new Uint32Array(points.buffer), pointFlags));
@@ -112,6 +114,8 @@ function readPoints(r: BinaryReader, n: number, pointBits: Uint32Array, pointFla
 
 function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodFaces {
   const start = r.pos;
+  // Nine columns of 4 bytes per vertex slot or face (+ the SP3X texture field).
+  chargeAllocation(n * (4 * 4 + 4 * 4 + 8 * 4 + 4 * 4) + (signature === 'SP3X' ? n * SP3X_TEXTURE : 0), 'face table', start, r.path);
   const vertexCount = new Uint32Array(n);
   const pointIndex = new Uint32Array(n * 4);
   const normalIndex = new Uint32Array(n * 4);

@@ -20,10 +20,11 @@ export interface Inflated {
 
 /**
  * Expands one stream that starts at `offset`; throws DecodeError on a corrupt or truncated one.
- * `out` (exactly `expectedSize` bytes) is where the bytes go; without it they get a new buffer.
+ * `out` (exactly `expectedSize` bytes) is where the bytes go; without it they get a new buffer,
+ * charged to the decoding memory budget. `path` names the array in a budget refusal.
  */
-export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number, out?: Uint8Array): Inflated {
-  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize, out) : lzssDecompress(src, offset, expectedSize, {}, out);
+export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number, out?: Uint8Array, path = ''): Inflated {
+  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize, out, path) : lzssDecompress(src, offset, expectedSize, {}, out, path);
 }
 
 /** Compresses `data` so that {@link inflate} gives it back. */

@@ -370,9 +370,15 @@ function writeNamedSelection(w: BinaryWriter, ctx: PackContext, s: NamedSelectio
   writePacked(w, ctx, s.weights, U8, reuse);
 }
 
+/** Bytes one decoded record costs as a JS object and its slot, whatever its size in the file. */
+export const RECORD_BYTES = 64;
+
 function list<T>(r: BinaryReader, what: string, minSize: number, read: (i: number) => T): T[] {
   return r.within(what, () => {
+    const at = r.pos;
     const n = r.i32Count(minSize, what);
+    // A record of a few bytes in the file is tens of bytes in memory: charged before the loop.
+    chargeAllocation(n * RECORD_BYTES, `${what} records`, at, r.path);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(r.within(`[${i}]`, () => read(i)));
     return out;
@@ -409,6 +415,15 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const sizeAt = r.pos;
   const restSize = r.u32();
   const restStart = r.pos;
+  // Before v67 the size counts its own 4 bytes (wiki: "including these 4 bytes"); from v67 it does not.
+  const restBias = v < 67 ? 4 : 0;
+  // The declared size is checked before any of its arrays is expanded: the table must fit the
+  // LOD, and its arrays may only draw on its own bytes (a forged stream cannot borrow the rest).
+  if (restSize < restBias || restSize - restBias > r.remaining) {
+    r.fail(`vertex table size ${restSize} does not fit the ${r.remaining} bytes left in the LOD`, sizeAt);
+  }
+  const lodReader = r;
+  r = r.sub(restSize - restBias);
   const clip = v >= 50 ? (readCondensed(r, ctx, CLIP, 'clip') as PackedArray<Uint32Array>) : undefined;
   const readUv = (i: number): UvSet =>
     r.within(`uvSets[${i}]`, () => {
@@ -430,11 +445,10 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const vertexBoneRef = readPacked(r, ctx, BONE_REF, 'vertexBoneRef');
   const neighborBoneRef = readPacked(r, ctx, NEIGHBOR, 'neighborBoneRef');
   const unknown67 = v >= 67 ? r.u32() : undefined;
-  // Before v67 the size counts its own 4 bytes (wiki: "including these 4 bytes"); from v67 it does not.
-  const restBias = v < 67 ? 4 : 0;
   if (r.pos - restStart + restBias !== restSize) {
     r.fail(`vertex table is ${r.pos - restStart} bytes but its size field says ${restSize}`, sizeAt);
   }
+  r = lodReader;
   const unknown68 = v >= 68 ? r.u8() : undefined;
   const lod: OdolLod = {
     resolution, proxies, subSkeletonsToSkeleton, skeletonToSubSkeleton,

@@ -2,6 +2,7 @@
  * ODOL v40+ file level: header, ModelInfo (with the skeleton), animations, the LOD offset tables,
  * the per-LOD face defaults, the LODs and the trailing data.
  */
+import { chargeAllocation } from '../../../binary/budget.ts';
 import { BinaryReader, type Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
@@ -269,6 +270,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
     if (s < at || e < s || e > bytes.length) {
       throw new DecodeError(`LOD ${i} spans ${s}..${e}, outside the file or overlapping the data before it (${at})`, headerEnd - 8 * nLods, `lods[${i}]`);
     }
+    chargeAllocation(s - at, 'bytes between LODs', at, `lods[${i}]`);
     gaps.push(bytes.slice(at, s));
     const sub = new BinaryReader(bytes, s, e, [`lods[${i}]`]);
     lods[i] = readLod(sub, version, ctx, 0);
@@ -277,6 +279,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
   }
   doc.lods = lods;
   if (gaps.some((g) => g.length > 0)) doc.gaps = gaps;
+  chargeAllocation(bytes.length - at, 'trailing data', at, '');
   const trailer = bytes.slice(at);
   const physx = version >= 60 ? parsePhysx(trailer) : undefined;
   if (physx) {

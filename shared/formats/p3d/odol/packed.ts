@@ -9,12 +9,13 @@
  * data still expands to the same bytes, so an untouched file keeps its compressed blocks even when
  * every `$raw` was dropped. Only arrays whose data changed are compressed again.
  */
-import { lzo1xMatches } from '../../../binary/lzo1x.ts';
+import { BudgetError, chargeAllocation } from '../../../binary/budget.ts';
+import { lzo1xMatches, lzo1xMaxOutput } from '../../../binary/lzo1x.ts';
+import { lzssMaxOutput } from '../../../binary/lzss.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
-import { chargeAllocation } from '../../../binary/budget.ts';
 import { deflate, inflate, type Method } from './compression.ts';
 
 export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array;
@@ -120,8 +121,13 @@ export interface PackedArray<T extends TypedArray = TypedArray> {
   $span?: Span;
 }
 
-/** Upper bound on how much a stream can expand: LZO codes runs of 255 bytes per input byte. */
-const MAX_RATIO = 256;
+/**
+ * Most bytes a stream of `streamBytes` can expand to, by each compressor's real worst case: LZO
+ * codes runs of 255 bytes per input byte (~255x), LZSS at best 18 bytes per 17 bits (~8.5x).
+ */
+export function maxExpansion(method: Method, streamBytes: number): number {
+  return method === 'lzo' ? lzo1xMaxOutput(streamBytes) : lzssMaxOutput(streamBytes);
+}
 
 /**
  * The values of a block as a typed array. A decompressed block (`owned`: a fresh buffer nothing
@@ -167,15 +173,17 @@ export function readBlock(
     if (flag !== undefined) raw.flag = flag;
     return raw;
   }
-  if (size > r.remaining * MAX_RATIO + 64) r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left`);
+  if (size > maxExpansion(ctx.method, r.remaining)) {
+    r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left (${ctx.method === 'lzo' ? 'LZO' : 'LZSS'} expands at most ${ctx.method === 'lzo' ? '255' : '8.5'}x)`);
+  }
   const start = r.pos;
   let res: { data: Uint8Array; consumed: number };
   try {
     const src = r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end);
-    res = inflate(ctx.method, src, start, size, ctx.slab?.take(size, 'compressed array', r));
+    res = inflate(ctx.method, src, start, size, ctx.slab?.take(size, 'compressed array', r), r.path);
   } catch (e) {
-    // The stream decoders do not know the node path: add it.
-    if (e instanceof DecodeError) throw new DecodeError(e.detail, e.offset, r.path);
+    // The stream decoders do not know the node path: add it (a BudgetError already has it).
+    if (e instanceof DecodeError && !(e instanceof BudgetError)) throw new DecodeError(e.detail, e.offset, r.path);
     throw e;
   }
   const { data, consumed } = res;
@@ -185,9 +193,10 @@ export function readBlock(
   return out;
 }
 
-function checkCount(r: BinaryReader, n: number, elementSize: number, at: number): number {
+function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: number, at: number): number {
   if (!Number.isInteger(n) || n < 0) r.fail(`element count ${n} is invalid`, at);
-  if (n * elementSize > r.remaining * MAX_RATIO + 1024) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
+  // Arrays under 1024 bytes may be stored raw whatever the method.
+  if (n * elementSize > Math.max(1024, maxExpansion(ctx.method, r.remaining))) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
   return n;
 }
 
@@ -196,7 +205,7 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
-    const n = checkCount(r, r.i32(), elementSize, start);
+    const n = checkCount(r, ctx, r.i32(), elementSize, start);
     const b = readBlock(r, ctx, n * elementSize);
     const out: PackedArray<T> = { data: toTyped(r, ctx, b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
@@ -212,9 +221,13 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
-    const n = checkCount(r, r.i32(), elementSize, start);
+    const n = r.i32();
+    if (!Number.isInteger(n) || n < 0) r.fail(`element count ${n} is invalid`, start);
     const fill = r.u8();
     let out: PackedArray<T>;
+    // A filled array stores one element whatever its count: only a stored block is held to the
+    // bytes left.
+    if (fill === 0) checkCount(r, ctx, n, elementSize, start);
     if (fill !== 0) {
       out = { data: toTyped(r, ctx, r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
     } else {

@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { openModel, sceneSettled } from './fixtures/viewport.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
@@ -46,20 +47,6 @@ async function viewportPixels(page: Page): Promise<number[]> {
 /** Mean absolute difference per channel between two frames. */
 const frameDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
 const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
-
-/** Waits until the viewport holds the scene of the active document's current revision. */
-async function sceneSettled(page: Page): Promise<void> {
-  const tab = page.locator('[data-testid=doc-tab][aria-selected=true]');
-  const id = await tab.getAttribute('data-doc-id');
-  const rev = await tab.getAttribute('data-revision');
-  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', new RegExp(`^${id}:${rev}:`));
-}
-
-async function openModel(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
-  await sceneSettled(page);
-}
 
 test('opens a model: tree, viewport, status bar and IMG1 thumbnail', async ({ page, lodsmith }) => {
   const file = await putSample(lodsmith.root);

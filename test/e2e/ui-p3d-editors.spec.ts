@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { openModel, sceneSettled } from './fixtures/viewport.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -34,19 +35,6 @@ async function putOdol(root: string): Promise<{ rel: string; abs: string }> {
   const abs = join(root, 'grid.p3d');
   await writeFile(abs, odolCodec.encode(buildOdolDocument({ version: 50 })));
   return { rel: 'models/grid.p3d', abs };
-}
-
-async function sceneSettled(page: Page): Promise<void> {
-  const tab = page.locator('[data-testid=doc-tab][aria-selected=true]');
-  const id = await tab.getAttribute('data-doc-id');
-  const rev = await tab.getAttribute('data-revision');
-  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', new RegExp(`^${id}:${rev}:`));
-}
-
-async function openModel(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
-  await sceneSettled(page);
 }
 
 /** Pixels of the viewport in the highlight colour (magenta). */

@@ -9,6 +9,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { openModel, sceneSettled } from './fixtures/viewport.ts';
 import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
@@ -45,17 +46,6 @@ const dark = (r: number, g: number, b: number) => r + g + b < 40;
 /** The proxy placeholder violet (0x9f7aff), alone or translucent over the model or the background. */
 const violet = (r: number, g: number, b: number) => b > r + 25 && b > g + 40 && r > g;
 
-async function sceneSettled(page: Page): Promise<void> {
-  const tab = page.locator('[data-testid=doc-tab][aria-selected=true]');
-  const id = await tab.getAttribute('data-doc-id');
-  const rev = await tab.getAttribute('data-revision');
-  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', new RegExp(`^${id}:${rev}:`));
-}
-async function openModel(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
-  await sceneSettled(page);
-}
 /** Waits until the viewport stops drawing (it draws on demand, so its buffer then holds the last frame). */
 async function frames(page: Page): Promise<void> {
   const canvas = page.locator('[data-testid=viewport-canvas]');

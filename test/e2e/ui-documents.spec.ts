@@ -155,7 +155,9 @@ test('a file dropped on the window opens read-only until Save As puts it in a fo
   await expect(fileName).toHaveValue('dropped_robot.lod');
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('tab', { name: 'dropped_robot.lod' })).toBeVisible();
+  // The tab loses its read-only mark once the save has come back (a substring match would not wait).
+  await expect(page.getByRole('tab', { name: /dropped_robot\.lod, read-only/ })).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /dropped_robot\.lod/ })).toBeVisible();
   expect(existsSync(join(lodsmith.root, 'dropped_robot.lod'))).toBe(true);
   expect(new Uint8Array(await readFile(join(lodsmith.root, 'dropped_robot.lod')))).toEqual(new Uint8Array(bytes));
   // Now it edits like any file.

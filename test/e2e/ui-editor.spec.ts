@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { openModel, sceneSettled } from './fixtures/viewport.ts';
+import { frameDiff, openModel, sceneSettled, viewportPixels } from './fixtures/viewport.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
@@ -33,19 +33,6 @@ async function viewportMean(page: Page): Promise<[number, number, number]> {
   const n = rgb.length / 3;
   return [s[0]! / n, s[1]! / n, s[2]! / n];
 }
-/** The viewport scaled to 96x64 RGB, for comparing two frames pixel by pixel. */
-async function viewportPixels(page: Page): Promise<number[]> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 96;
-    tmp.height = 64;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0, tmp.width, tmp.height);
-    return Array.from(g.getImageData(0, 0, tmp.width, tmp.height).data.filter((_, i) => i % 4 !== 3));
-  });
-}
-/** Mean absolute difference per channel between two frames. */
-const frameDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
 const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 test('opens a model: tree, viewport, status bar and IMG1 thumbnail', async ({ page, lodsmith }) => {

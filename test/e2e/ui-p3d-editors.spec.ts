@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { openModel, sceneSettled } from './fixtures/viewport.ts';
+import { frameDiff, openModel, sceneSettled, viewportPixels } from './fixtures/viewport.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -52,18 +52,6 @@ async function markedPixels(page: Page): Promise<number> {
   });
 }
 
-/** The viewport scaled down, for comparing two frames. */
-async function pixels(page: Page): Promise<number[]> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 96;
-    tmp.height = 64;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0, tmp.width, tmp.height);
-    return Array.from(g.getImageData(0, 0, tmp.width, tmp.height).data.filter((_, i) => i % 4 !== 3));
-  });
-}
-const frameDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
 
 /** The active document's revision (it moves once per applied edit). */
 async function revision(page: Page): Promise<string> {
@@ -163,7 +151,7 @@ test('P3D proxies, keyboard only: pick a proxy, move and turn it; the preview fo
   await sceneSettled(page);
   await page.locator('[data-testid=frame]').click();
   await expect.poll(() => markedPixels(page)).toBeGreaterThan(5);
-  const before = await pixels(page);
+  const before = await viewportPixels(page);
   await page.screenshot({ path: join(SHOTS, 'p3d-proxy-before.png') });
 
   // Position X: Tab from the path field to X, type, Enter.
@@ -186,7 +174,7 @@ test('P3D proxies, keyboard only: pick a proxy, move and turn it; the preview fo
   await expect(yaw).toHaveValue('90');
   await sceneSettled(page);
   // The triangle moved and its mark with it.
-  await expect.poll(async () => frameDiff(await pixels(page), before)).toBeGreaterThan(0.3);
+  await expect.poll(async () => frameDiff(await viewportPixels(page), before)).toBeGreaterThan(0.3);
   await page.screenshot({ path: join(SHOTS, 'p3d-proxy-after.png') });
 
   // Rename with the keyboard, then save.

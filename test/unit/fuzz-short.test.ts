@@ -4,7 +4,7 @@
  * re-encoding. The long runs are `npm run fuzz`; their figures are in docs/reliability.md.
  */
 import { describe, expect, it } from 'vitest';
-import { runFuzz, signatureOf } from '../../fuzz/lib/engine.ts';
+import { FULL_SHARE_BYTES, makeInput, runFuzz, seedList, signatureOf } from '../../fuzz/lib/engine.ts';
 import { knownFinding } from '../../fuzz/known-findings.ts';
 import { mutate, type Seed } from '../../fuzz/lib/mutate.ts';
 import { Prng } from '../../fuzz/lib/prng.ts';
@@ -62,6 +62,18 @@ describe('fuzz harness self-test', () => {
       const changed = [...m.bytes.keys()].filter((k) => m.bytes[k] !== seed.bytes[k]);
       expect(changed.every((k) => k >= at && k < at + 4), m.desc).toBe(true);
     }
+  });
+
+  it('picks seeds above the full-share size less often, in proportion to their size, but still picks them', () => {
+    const small: Seed = { name: 'small', format: 'x', bytes: new Uint8Array(1024), streams: [] };
+    const big: Seed = { name: 'big', format: 'x', bytes: new Uint8Array(FULL_SHARE_BYTES * 4), streams: [] };
+    const byFormat = new Map([['x', seedList([small, big])]]);
+    const n = 2000;
+    let bigPicks = 0;
+    for (let i = 0; i < n; i++) if (makeInput([small, big], byFormat, ['x'], 5, i).seed === big) bigPicks++;
+    // Weights 1 and 1/4: the big seed is picked a fifth of the time (not half).
+    expect(bigPicks / n).toBeGreaterThan(0.15);
+    expect(bigPicks / n).toBeLessThan(0.25);
   });
 
   it('makes the same mutants for the same seed', () => {

@@ -10,6 +10,7 @@
  * Keys are moved between the file's layout and the document's typed arrays as 32-bit integers so
  * every float (NaN payloads included) is written back bit for bit.
  */
+import { countRecords } from './model-io.ts';
 import { BinaryReader } from '../../binary/reader.ts';
 import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
@@ -29,7 +30,7 @@ export function decodeAnimation(bytes: Uint8Array): GrimrockAnimation {
   if (version !== 1 && version !== 2) r.fail(`unsupported animation version ${version} (1 and 2 are known)`, 4);
   const ex: ExactKeeping = {};
   const h = readExact(AnimationHeader, r, ex, 'header');
-  const numItems = r.within('items', () => r.i32Count(version === 1 ? 8 : 16, 'item'));
+  const numItems = r.within('items', () => countRecords(r, version === 1 ? 8 : 16, 512, 'item'));
   const items: AnimationItem[] = [];
   for (let i = 0; i < numItems; i++) items.push(r.within(`items[${i}]`, () => (version === 1 ? readItemV1(r) : readItemV2(r))));
   r.expectEnd('animation file');

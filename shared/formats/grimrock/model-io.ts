@@ -3,6 +3,7 @@
  * Every node, mesh entity, mesh data block and vertex array keeps `$raw`/`$span`, so an untouched
  * part is copied back as it came and a dirty part is written from its fields.
  */
+import { chargeRecords } from '../../binary/budget.ts';
 import { BinaryReader } from '../../binary/reader.ts';
 import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
@@ -25,11 +26,19 @@ export function decodeModel(bytes: Uint8Array): GrimrockModel {
   const version = r.i32();
   if (version !== 2) r.fail(`unsupported model version ${version} (only 2 is known)`, 4);
   // A node is at least 4 (name) + 48 + 4 + 4 bytes.
-  const numNodes = r.i32Count(60, 'node');
+  const numNodes = r.within('nodes', () => countRecords(r, 60, 512, 'node'));
   const nodes: GrimrockNode[] = [];
   for (let i = 0; i < numNodes; i++) nodes.push(r.within(`nodes[${i}]`, () => readNode(r)));
   r.expectEnd('model file');
   return { magic, version, numNodes, nodes, $span: [0, bytes.length], $raw: bytes.subarray(0, bytes.length) };
+}
+
+/** An i32 record count, checked against the bytes left and charged to the budget before the list is built. */
+export function countRecords(r: BinaryReader, minSize: number, recordBytes: number, what: string): number {
+  const at = r.pos;
+  const n = r.i32Count(minSize, what);
+  chargeRecords(n, recordBytes, what, at, r.path);
+  return n;
 }
 
 function readNode(r: BinaryReader): GrimrockNode {
@@ -48,7 +57,7 @@ function readNode(r: BinaryReader): GrimrockNode {
 function readMeshEntity(r: BinaryReader): MeshEntity {
   const start = r.pos;
   const meshData = r.within('meshData', () => readMeshData(r));
-  const numBones = r.within('bones', () => r.i32Count(52, 'bone'));
+  const numBones = r.within('bones', () => countRecords(r, 52, 256, 'bone'));
   const bones = [];
   for (let i = 0; i < numBones; i++) bones.push(r.within(`bones[${i}]`, () => readSelf(Bone, r)));
   const ex: ExactKeeping = {};
@@ -74,7 +83,7 @@ function readMeshData(r: BinaryReader): MeshData {
   }
   const numIndices = r.within('indices', () => r.i32Count(4, 'index'));
   const indices = r.within('indices', () => r.i32Array(numIndices, 'indices'));
-  const numSegments = r.within('segments', () => r.i32Count(16, 'segment'));
+  const numSegments = r.within('segments', () => countRecords(r, 16, 256, 'segment'));
   const segments = [];
   for (let i = 0; i < numSegments; i++) segments.push(r.within(`segments[${i}]`, () => readSelf(MeshSegment, r)));
   const ex: ExactKeeping = {};

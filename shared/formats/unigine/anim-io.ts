@@ -22,7 +22,7 @@ export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   const ex: ExactKeeping = {};
   const { $span: _b, ...bounds } = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
-  const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation'));
+  const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation', 1024));
   const animations: AnimClip[] = [];
   for (let i = 0; i < numAnims; i++) {
     animations.push(r.within(`animations[${i}]`, () => {

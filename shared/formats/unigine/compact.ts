@@ -4,6 +4,7 @@
  * and a continuation bit (0x80); each further byte holds 7 value bits and a continuation bit.
  * 24 is `18`, 88 is `98 01`, 15384 is `98 f0 01`.
  */
+import { chargeRecords } from '../../binary/budget.ts';
 import type { BinaryReader } from '../../binary/reader.ts';
 import type { BinaryWriter } from '../../binary/writer.ts';
 import { decodeText, encodeText } from '../../binary/text.ts';
@@ -41,9 +42,12 @@ export function readCompact(r: BinaryReader, what = 'compact integer'): number {
 }
 
 /** A compact count validated against the bytes left (see BinaryReader.count). */
-export function readCompactCount(r: BinaryReader, minElementSize: number, what: string): number {
+export function readCompactCount(r: BinaryReader, minElementSize: number, what: string, recordBytes?: number): number {
   const at = r.pos;
-  return r.count(readCompact(r, `${what} count`), minElementSize, what, at);
+  const n = r.count(readCompact(r, `${what} count`), minElementSize, what, at);
+  // A list of decoded records: charged once, before it is built (see chargeRecords).
+  if (recordBytes !== undefined) chargeRecords(n, recordBytes, what, at, r.path);
+  return n;
 }
 
 export function writeCompact(w: BinaryWriter, v: number): void {

@@ -31,7 +31,7 @@ export function triangleVertexCount(s: UnigineSurface, magic: string): number {
 }
 
 export function readBones(r: BinaryReader): UnigineBone[] {
-  const n = r.within('bones', () => readCompactCount(r, 3, 'bone'));
+  const n = r.within('bones', () => readCompactCount(r, 3, 'bone', 256));
   const bones: UnigineBone[] = [];
   for (let i = 0; i < n; i++) {
     bones.push(r.within(`bones[${i}]`, () => {
@@ -65,7 +65,7 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
   const ex: ExactKeeping = {};
   const bounds = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
-  const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation'));
+  const numAnims = r.within('animations', () => readCompactCount(r, 2, 'animation', 1024));
   const animations: UnigineClip<Float32Array>[] = [];
   for (let i = 0; i < numAnims; i++) {
     animations.push(r.within(`animations[${i}]`, () => {
@@ -74,7 +74,7 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
       return { name, bones: new Int16Array(0), flag: 0, numFrames: 0, frameFlags: new Uint8Array(0), translations: new Float32Array(0), rotations: new Int16Array(0), scales: new Float32Array(0), $span: [start, r.pos] };
     }));
   }
-  const numSurfaces = r.within('surfaces', () => readCompactCount(r, 43, 'surface'));
+  const numSurfaces = r.within('surfaces', () => readCompactCount(r, 43, 'surface', 1024));
   const surfaces: UnigineSurface[] = [];
   const morphNames: string[][] = [];
   for (let i = 0; i < numSurfaces; i++) {

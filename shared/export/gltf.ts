@@ -150,6 +150,8 @@ class Exporter {
   private texture(m: SceneMaterial, mime: string, i: number): Texture {
     const base = (m.texture ?? m.name ?? 'texture').split(/[\\/]/).pop()!.replace(/\.[^.]*$/, '') || 'texture';
     const safe = base.replace(/[^A-Za-z0-9_.-]+/g, '_');
+    // A GLB stores images in the buffer: a file whose meshes were all left out still has one.
+    this.buffer ??= this.doc.createBuffer('data');
     return this.doc
       .createTexture(base)
       .setImage(m.textureData!)

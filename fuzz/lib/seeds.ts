@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { allFormats, detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { corpusDir, corpusFiles, hasCorpus, readBytes, repoRoot } from '../../test/helpers/corpus.ts';
+import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gltf.ts';
 import type { Seed } from './mutate.ts';
 
 /**
@@ -79,7 +80,18 @@ export interface SeedOptions {
   maxBytes: number;
   /** Include the fixture builders' small files. */
   generated: boolean;
+  /**
+   * Also seed the glTF import stage (format {@link GLTF_IMPORT}): GLB and self-contained glTF
+   * files our exporter writes from the other seeds, and the corpus's glTF files. Default true.
+   */
+  gltf?: boolean;
 }
+
+/** The pseudo-format of glTF import inputs: a .glb or .gltf imported into a model format. */
+export const GLTF_IMPORT = 'gltf-import';
+
+/** Exported seeds per model format (the smallest ones: an import input costs more than a decode). */
+const GLTF_SEEDS_PER_FORMAT = 6;
 
 /** Names of the seeds left out and why, for the report. */
 export interface SeedSet {
@@ -115,6 +127,7 @@ export async function loadSeeds(opts: SeedOptions): Promise<SeedSet> {
     for (const [folder, n] of unregistered) skipped.push(`${folder}: ${n} file(s), no registered codec claims them`);
   }
   if (opts.generated) seeds.push(...(await generatedSeeds(opts.maxBytes, skipped)));
+  if (opts.gltf !== false) seeds.push(...(await gltfSeeds(seeds, opts.maxBytes, skipped)));
   return { seeds, skipped };
 }
 
@@ -170,6 +183,50 @@ async function generatedSeeds(maxBytes: number, skipped: string[]): Promise<Seed
     }
   }
   return seeds;
+}
+
+/**
+ * glTF import seeds: each model format's smallest seeds that decode, exported by our own glTF
+ * writer (as GLB, and the first of each format also as a self-contained .gltf, whose JSON the
+ * mutations then break), and the corpus's .glb and self-contained .gltf files.
+ */
+async function gltfSeeds(modelSeeds: readonly Seed[], maxBytes: number, skipped: string[]): Promise<Seed[]> {
+  const out: Seed[] = [];
+  const add = (name: string, bytes: Uint8Array) => {
+    if (bytes.length > 0 && bytes.length <= maxBytes) out.push({ name, format: GLTF_IMPORT, bytes, streams: [] });
+  };
+  const byFormat = new Map<string, Seed[]>();
+  for (const s of modelSeeds) (byFormat.get(s.format) ?? byFormat.set(s.format, []).get(s.format)!).push(s);
+  for (const [format, list] of [...byFormat].sort(([a], [b]) => a.localeCompare(b))) {
+    const codec = allFormats().find((c) => c.id === format);
+    if (!codec) continue;
+    let made = 0;
+    for (const s of [...list].sort((a, b) => a.bytes.length - b.bytes.length)) {
+      if (made >= GLTF_SEEDS_PER_FORMAT) break;
+      try {
+        const scene = codec.toScene(codec.decode(s.bytes, { fileName: s.name }));
+        if (scene.meshes.length === 0 && scene.clips.length === 0) continue;
+        const { document } = sceneToGltf(scene, { generator: 'LodSmith fuzz seed' });
+        add(`exported:${s.name}.glb`, await writeGlb(document));
+        if (made === 0) add(`exported:${s.name}.gltf`, await writeGltfEmbedded(document));
+        made++;
+      } catch {
+        // A seed that does not export gives no glTF seed; the export's own tests report it.
+      }
+    }
+  }
+  if (hasCorpus && existsSync(join(corpusDir, 'gltf'))) {
+    for (const file of corpusFiles('gltf')) {
+      const bytes = readBytes(file);
+      // A .gltf that names files beside it cannot be fuzzed alone.
+      if (file.endsWith('.gltf') && /"uri"\s*:\s*"(?!data:)/.test(new TextDecoder().decode(bytes))) {
+        skipped.push(`${basename(file)}: refers to files beside it`);
+        continue;
+      }
+      add(basename(file), bytes);
+    }
+  }
+  return out;
 }
 
 /** Bytes as they are, or a document (with a registered `format`) written by its codec. */

@@ -17,6 +17,11 @@ const { isDecodeError } = await import('../../shared/errors.ts');
 const { defaultBudgetBytes } = await import('../../shared/binary/budget.ts');
 const { SCENE_FAILED, unguardedScene } = await import('../../shared/formats/registry.ts');
 const { sceneToGltf, writeGlb } = await import('../../shared/export/gltf.ts');
+const { importGltf, gltfInputOf, isImportError, IMPORT_TARGETS } = await import('../../shared/import/index.ts');
+const { MemoryBudget } = await import('../../shared/binary/budget.ts');
+/** Must match seeds.ts (not imported here: that module loads the fixture builders). */
+const GLTF_IMPORT = 'gltf-import';
+const importTargets = Object.values(IMPORT_TARGETS);
 type Validator = typeof import('gltf-validator');
 let validator: Validator | undefined;
 const preload = (workerData as { preload?: string } | null)?.preload;
@@ -70,7 +75,6 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
   const t0 = performance.now();
   const abBefore = externalBytes();
   resetAllocated();
-  const codec = formatById(req.format as Parameters<typeof formatById>[0]);
   const bytes = req.bytes;
   const limit = req.memFactor * bytes.length + req.memSlackBytes;
   const budget = defaultBudgetBytes(bytes.length);
@@ -91,6 +95,9 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
     return out;
   };
 
+  if (req.format === GLTF_IMPORT) return importInput(req, done, budget);
+
+  const codec = formatById(req.format as Parameters<typeof formatById>[0]);
   let doc: object;
   try {
     doc = codec.decode(bytes, { fileName: 'fuzz-input' });
@@ -189,6 +196,41 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
   // odd files too, not only for the ones the corpus happens to contain.
   if (!identical) return done({ outcome: 'mismatch', stage: 'encode', message: 'accepted input does not re-encode byte-identical' }, doc, total);
   return done({ outcome: 'ok' }, doc, total);
+}
+
+type Done = (r: Omit<FuzzResponse, 'id' | 'allocated' | 'retained' | 'ms'>, doc?: unknown, allocated?: number) => FuzzResponse;
+
+/**
+ * A glTF import input: the (mutated) .glb or .gltf imported into one model format (chosen by the
+ * input's number, so every format gets its share), under the decoding memory budget for its size.
+ * Refusal (ImportError, or a DecodeError such as the budget's) is a proper end. What the import
+ * wrote must then decode with that format's codec and save back byte-identical.
+ */
+async function importInput(req: FuzzRequest, done: Done, budget: number): Promise<FuzzResponse> {
+  const target = importTargets[(Math.imul(req.id + 1, 0x9e3779b1) >>> 0) % importTargets.length]!;
+  let bytes: Uint8Array;
+  try {
+    bytes = (await importGltf(gltfInputOf(req.bytes), target, {}, new MemoryBudget(budget))).bytes;
+  } catch (e) {
+    const d = describe(e);
+    if (isImportError(e) || isDecodeError(e)) return done({ outcome: 'decode-error', stage: `import:${target}`, message: d.message });
+    return done({ outcome: 'crash', stage: `import:${target}`, message: `${d.name} importing into ${target}: ${d.message}`, stack: d.stack });
+  }
+  const codec = formatById(target);
+  let doc: object;
+  try {
+    doc = codec.decode(bytes, { fileName: `imported.${target}` });
+  } catch (e) {
+    const d = describe(e);
+    return done({ outcome: 'stage-crash', stage: `import:${target}:decode`, message: `the ${target} file the import wrote does not decode: ${d.name}: ${d.message}`, stack: d.stack });
+  }
+  try {
+    if (!same(codec.encode(doc), bytes)) return done({ outcome: 'mismatch', stage: `import:${target}:encode`, message: `the ${target} file the import wrote does not save back byte-identical` }, doc);
+  } catch (e) {
+    const d = describe(e);
+    return done({ outcome: 'encode-crash', stage: `import:${target}:encode`, message: `${d.name} saving the imported ${target} file: ${d.message}`, stack: d.stack }, doc);
+  }
+  return done({ outcome: 'ok', stage: `import:${target}` }, doc);
 }
 
 /** Allocations of the stages before encode (the validator's own are left out). */

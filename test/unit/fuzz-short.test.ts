@@ -9,7 +9,7 @@ import { knownFinding } from '../../fuzz/known-findings.ts';
 import { mutate, type Seed } from '../../fuzz/lib/mutate.ts';
 import { Prng } from '../../fuzz/lib/prng.ts';
 import { FuzzPool } from '../../fuzz/lib/pool.ts';
-import { loadSeeds } from '../../fuzz/lib/seeds.ts';
+import { GLTF_IMPORT, loadSeeds } from '../../fuzz/lib/seeds.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 
 const SHORT_INPUTS = 3000;
@@ -123,6 +123,10 @@ describe('short fuzz run', () => {
     expect(report, 'new fuzz failures (run `npm run fuzz` to save them as regression inputs)').toEqual([]);
     const decoded = Object.values(stats.byFormat).reduce((n, c) => n + (c.ok ?? 0) + (c.mismatch ?? 0), 0);
     expect(decoded, 'some mutants must get past the decoder, or the fuzzer only tests magic checks').toBeGreaterThan(0);
+    // The glTF import stage: seeds exported by our own writer (no corpus needed), some of whose
+    // mutants import, decode in the target format and save back byte-identical.
+    expect(seeds.some((s) => s.format === GLTF_IMPORT)).toBe(true);
+    expect(stats.byFormat[GLTF_IMPORT]?.ok ?? 0, 'some glTF mutants must import').toBeGreaterThan(0);
   }, 180_000);
 
   it('groups failures by error type and codec frames, not by the data in the message', () => {

@@ -37,9 +37,9 @@ export interface CheckSummary {
 /**
  * The worker's entry: beside the sources when running from them, and in the prebuilt CLI
  * (out/cli, scripts/build-cli.ts) this module is a chunk in out/cli/chunks/ and the worker is
- * out/cli/check-worker.mjs, the same relative place.
+ * out/cli/check-worker.cjs, the same relative place.
  */
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../check-worker.ts' : '../check-worker.mjs', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../check-worker.ts' : '../check-worker.cjs', import.meta.url);
 
 export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Promise<number> {
   const t0 = performance.now();

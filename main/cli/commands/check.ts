@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
-import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/index.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/extensions.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';

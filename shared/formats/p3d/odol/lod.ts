@@ -309,7 +309,8 @@ function readFaces(r: BinaryReader, v: number): LodFaces {
     }
     r.pos = p;
     const out: LodFaces = { unused, sizes, indices: idx, $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
-    const delta = (faceDataSize - faceTableSize(out, v)) | 0;
+    // faceTableSize(out, v), without a third pass over the faces.
+    const delta = (faceDataSize - (corners + n) * wide) | 0;
     if (delta !== 0) out.faceDataSizeDelta = delta;
     return out;
   });
@@ -378,7 +379,7 @@ function list<T>(r: BinaryReader, what: string, minSize: number, read: (i: numbe
     const at = r.pos;
     const n = r.i32Count(minSize, what);
     // A record of a few bytes in the file is tens of bytes in memory: charged before the loop.
-    chargeAllocation(n * RECORD_BYTES, `${what} records`, at, r.path);
+    r.charge(n * RECORD_BYTES, `${what} records`, at);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(r.within(`[${i}]`, () => read(i)));
     return out;

@@ -142,7 +142,7 @@ function toTyped<T extends TypedArray>(r: BinaryReader, ctx: PackContext, bytes:
     dst.set(bytes);
     return t.make(dst.buffer as ArrayBuffer, dst.byteOffset, n);
   }
-  chargeAllocation(bytes.length, 'array', r.pos, r.path);
+  r.charge(bytes.length, 'array');
   // new Uint8Array(typedArray) copies without zero-filling first.
   return t.make(new Uint8Array(bytes).buffer, 0, n);
 }
@@ -200,8 +200,19 @@ function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: n
   return n;
 }
 
+/** The memory of every empty array: nothing can be written into it, so documents may share it. */
+const NO_BYTES = new ArrayBuffer(0);
+
 /** count (i32), then the block. */
 export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackContext, t: ElementType<T>, what: string): PackedArray<T> {
+  // Most arrays of a real file are empty (70% of the corpus's ~24,000 a pass: named selections
+  // list no faces, sections or weights): a count of 0 has no flag byte and no block, and needs no
+  // node path, no block and no memory of its own.
+  const at = r.pos;
+  if (at + 4 <= r.end && r.view.getInt32(at, true) === 0) {
+    r.pos = at + 4;
+    return { data: t.make(NO_BYTES, 0, 0), $span: [at, at + 4], $raw: r.viewAt(at, at + 4) };
+  }
   return r.within(what, () => {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;

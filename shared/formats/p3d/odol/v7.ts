@@ -138,7 +138,7 @@ function list<T>(r: BinaryReader, what: string, minSize: number, read: () => T):
     const at = r.pos;
     const n = r.i32Count(minSize, what);
     // A record of a few bytes in the file is tens of bytes in memory: charged before the loop.
-    chargeAllocation(n * RECORD_BYTES, `${what} records`, at, r.path);
+    r.charge(n * RECORD_BYTES, `${what} records`, at);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(r.within(`[${i}]`, read));
     return out;

@@ -4,7 +4,6 @@
  * document's "more than 255 longs / 127 UV pairs / 511 words" thresholds are that rule), and the
  * fields it calls unknown are kept under its names (uvalue...) so they round-trip.
  */
-import { chargeAllocation } from '../../../binary/budget.ts';
 import { RECORD_BYTES } from './lod.ts';
 import { BinaryReader, type Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';

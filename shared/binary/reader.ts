@@ -1,5 +1,5 @@
 import { DecodeError } from '../errors.ts';
-import { activeBudget, chargeAllocation } from './budget.ts';
+import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts';
 import { decodeText, type TextEncoding } from './text.ts';
 
 /** [start, end) byte range in the file a node was decoded from. */
@@ -67,7 +67,7 @@ export class BinaryReader {
    */
   charge(bytes: number, what: string, offset = this.pos): void {
     const budget = activeBudget();
-    if (budget !== undefined && budget.fits(bytes)) budget.charge(bytes, what);
+    if (budget !== undefined ? budget.fits(bytes) : bytes >= 0 && bytes <= defaultBudgetBytes(0)) budget?.charge(bytes, what);
     else chargeAllocation(bytes, what, offset, this.path);
   }
 
@@ -273,6 +273,8 @@ export class BinaryReader {
   }
 
   private alignedCopy(byteLength: number, what: string): ArrayBuffer {
+    // Empty arrays are common (ODOL lists an i32 array per bone): nothing to check or copy.
+    if (byteLength === 0) return new ArrayBuffer(0);
     if (!Number.isInteger(byteLength)) this.fail(`${what} has a non-integer size`);
     this.need(byteLength, what);
     this.charge(byteLength, what);

@@ -26,6 +26,8 @@ export interface ElementType<T extends TypedArray = TypedArray> {
   make: (buffer: ArrayBuffer, byteOffset: number, length: number) => T;
   /** A typed array from plain numbers (edits that arrive as JSON arrays). */
   from: (values: ArrayLike<number>) => T;
+  /** A new empty array (V8 keeps it on the heap: no backing store to allocate or free). */
+  empty: () => T;
   /** Bytes per value of the typed array. */
   bytesPerValue: number;
   /** Values per element (3 for an XYZ triplet). */
@@ -33,10 +35,11 @@ export interface ElementType<T extends TypedArray = TypedArray> {
 }
 
 const elem = <T extends TypedArray>(
-  C: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number },
+  C: { new (b: ArrayBuffer, o: number, n: number): T; new (n: number): T; BYTES_PER_ELEMENT: number },
   components = 1,
 ): ElementType<T> => ({
   make: (b, o, n) => new C(b, o, n),
+  empty: () => new C(0),
   from: (values) => {
     const out = new C(new ArrayBuffer(values.length * C.BYTES_PER_ELEMENT), 0, values.length);
     for (let i = 0; i < values.length; i++) out[i] = values[i]!;
@@ -200,18 +203,15 @@ function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: n
   return n;
 }
 
-/** The memory of every empty array: nothing can be written into it, so documents may share it. */
-const NO_BYTES = new ArrayBuffer(0);
-
 /** count (i32), then the block. */
 export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackContext, t: ElementType<T>, what: string): PackedArray<T> {
   // Most arrays of a real file are empty (70% of the corpus's ~24,000 a pass: named selections
   // list no faces, sections or weights): a count of 0 has no flag byte and no block, and needs no
-  // node path, no block and no memory of its own.
+  // node path and no block.
   const at = r.pos;
   if (at + 4 <= r.end && r.view.getInt32(at, true) === 0) {
     r.pos = at + 4;
-    return { data: t.make(NO_BYTES, 0, 0), $span: [at, at + 4], $raw: r.viewAt(at, at + 4) };
+    return { data: t.empty(), $span: [at, at + 4], $raw: r.viewAt(at, at + 4) };
   }
   return r.within(what, () => {
     const start = r.pos;

@@ -20,7 +20,8 @@ export class BinaryReader {
   pos: number;
   /** Absolute end (exclusive) of the window this reader may read. */
   readonly end: number;
-  private readonly stack: string[];
+  /** Path segments; a number is a list index, printed `[n]` (formatted only when a path is asked for). */
+  private readonly stack: (string | number)[];
 
   constructor(bytes: Uint8Array, start = 0, end = bytes.length, path: readonly string[] = []) {
     this.bytes = bytes;
@@ -38,14 +39,18 @@ export class BinaryReader {
   }
   /** The current node path as printed in errors. */
   get path(): string {
-    return this.stack.join('/');
+    return this.pathSegments.join('/');
   }
   get pathSegments(): readonly string[] {
-    return this.stack;
+    return this.stack.map((s) => (typeof s === 'number' ? `[${s}]` : s));
   }
 
   enter(segment: string): void {
     this.stack.push(segment);
+  }
+  /** Enters list element `i` (the path shows `[i]`); leave() as for enter. */
+  enterIndex(i: number): void {
+    this.stack.push(i);
   }
   leave(): void {
     this.stack.pop();
@@ -290,7 +295,7 @@ export class BinaryReader {
    */
   sub(length: number, segment?: string, what = 'block'): BinaryReader {
     this.need(length, what);
-    const r = new BinaryReader(this.bytes, this.pos, this.pos + length, segment ? [...this.stack, segment] : this.stack);
+    const r = new BinaryReader(this.bytes, this.pos, this.pos + length, segment ? [...this.pathSegments, segment] : this.pathSegments);
     this.pos += length;
     return r;
   }

@@ -44,6 +44,20 @@ describe('ODOL empty arrays', () => {
     });
   }
 
+  it('list indices entered as numbers print as [i] in paths and errors, and carry into sub-readers', () => {
+    const r = new BinaryReader(new Uint8Array(16));
+    r.enter('sections');
+    r.enterIndex(3);
+    expect(r.path).toBe('sections/[3]');
+    expect(r.pathSegments).toEqual(['sections', '[3]']);
+    const sub = r.sub(4, 'rest');
+    expect(sub.path).toBe('sections/[3]/rest');
+    r.pos = 16;
+    expect(() => r.u32()).toThrow(expect.objectContaining({ path: 'sections/[3]' }));
+    r.leave();
+    expect(r.path).toBe('sections');
+  });
+
   it('a count running past the data is still an error naming the array', () => {
     const r = new BinaryReader(new Uint8Array([0, 0]));
     expect(() => readPacked(r, { method: 'lzo', flagged: true }, I32, 'faces')).toThrow(/faces/);

@@ -91,6 +91,8 @@ export interface PackContext {
  */
 export class Slab {
   private buffer: ArrayBuffer | undefined;
+  /** All of `buffer`, for copies into it without a view per region. */
+  private view: Uint8Array | undefined;
   private pos = 0;
   private readonly chunkBytes: number;
 
@@ -112,10 +114,35 @@ export class Slab {
     if (!this.buffer || at + bytes > this.buffer.byteLength) {
       chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
       this.buffer = new ArrayBuffer(this.chunkBytes);
+      this.view = new Uint8Array(this.buffer);
       at = 0;
     }
     this.pos = at + bytes;
     return new Uint8Array(this.buffer, at, bytes);
+  }
+
+  /**
+   * Copies `src` into a region as `take` would and returns the region's offset in `current`, or
+   * -1 for an array too large for a chunk (the caller allocates it). Makes no view of its own.
+   */
+  place(src: Uint8Array, what: string, at0: { pos: number; path: string }): number {
+    const bytes = src.length;
+    if (bytes > this.chunkBytes >> 2) return -1;
+    let at = (this.pos + 7) & ~7;
+    if (!this.buffer || at + bytes > this.buffer.byteLength) {
+      chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
+      this.buffer = new ArrayBuffer(this.chunkBytes);
+      this.view = new Uint8Array(this.buffer);
+      at = 0;
+    }
+    this.pos = at + bytes;
+    this.view!.set(src, at);
+    return at;
+  }
+
+  /** The chunk `place` copied into last. */
+  get current(): ArrayBuffer {
+    return this.buffer!;
   }
 }
 
@@ -151,6 +178,8 @@ function toTyped<T extends TypedArray>(r: BinaryReader, ctx: PackContext, bytes:
   const n = bytes.length / t.bytesPerValue;
   if (owned && bytes.byteOffset % t.bytesPerValue === 0) return t.make(bytes.buffer as ArrayBuffer, bytes.byteOffset, n);
   if (ctx.slab) {
+    const at = ctx.slab.place(bytes, 'array', r);
+    if (at >= 0) return t.make(ctx.slab.current, at, n);
     const dst = ctx.slab.take(bytes.length, 'array', r);
     dst.set(bytes);
     return t.make(dst.buffer as ArrayBuffer, dst.byteOffset, n);
@@ -227,7 +256,8 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     r.pos = at + 4;
     return { data: t.empty, $span: [at, at + 4], $raw: EMPTY_RAW };
   }
-  return r.within(what, () => {
+  r.enter(what);
+  try {
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
     const n = checkCount(r, ctx, r.i32(), elementSize, start);
@@ -238,7 +268,9 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     out.$span = [start, r.pos];
     out.$raw = r.viewAt(start, r.pos);
     return out;
-  });
+  } finally {
+    r.leave();
+  }
 }
 
 /** count (i32), fill byte, then one element or the block. */

@@ -179,7 +179,11 @@ function viewableAccessors(json: Json, bufferOf: (i: number) => Uint8Array | und
     if (stride !== undefined && stride !== comp * dim) return;
     const buf = bufferOf(view.buffer as number);
     if (!buf) return;
-    const offset = buf.byteOffset + (int(view.byteOffset ?? 0) ?? 0) + (int(a.byteOffset ?? 0) ?? 0);
+    const start = (int(view.byteOffset ?? 0) ?? 0) + (int(a.byteOffset ?? 0) ?? 0);
+    const bytes = (a.count as number) * dim * comp;
+    // checkJson lets an empty accessor name any offset; only ranges inside the bytes become views.
+    if (bytes === 0 || start + bytes > buf.length) return;
+    const offset = buf.byteOffset + start;
     if (offset % comp) return;
     const arr = new COMPONENT_ARRAY[a.componentType as number]!(buf.buffer, offset, (a.count as number) * dim);
     inputViews.add(arr);

@@ -105,6 +105,7 @@ export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_S
   const single = pieces.length === 1;
   let win: Uint8Array = single ? pieces[0]! : new Uint8Array(Math.min(n, step + MAX_OFFSET + 1));
   let ws = 0, wl = single ? n : 0;
+  let dv = new DataView(win.buffer, win.byteOffset, win.byteLength);
   let piece = 0, pieceAt = 0;
   /** Makes input [keep, upTo) readable (upTo capped at n), dropping what lies before `keep`. */
   const fill = (upTo: number, keep: number): void => {
@@ -120,6 +121,7 @@ export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_S
       const grown = new Uint8Array(Math.min(n - ws, Math.max(want, win.length * 2)));
       grown.set(win.subarray(0, wl));
       win = grown;
+      dv = new DataView(win.buffer);
     }
     while (wl < want) {
       const p = pieces[piece]!;
@@ -154,11 +156,11 @@ export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_S
   while (i < limit) {
     if (i + 4 > ws + wl) fill(i + 4, Math.min(anchor, i - MAX_OFFSET));
     const at = i - ws;
-    const h = (Math.imul(win[at]! | (win[at + 1]! << 8) | (win[at + 2]! << 16) | (win[at + 3]! << 24), 2654435761) >>> 16) & 0xffff;
+    const word = dv.getInt32(at, true);
+    const h = (Math.imul(word, 2654435761) >>> 16) & 0xffff;
     const cand = table[h]!;
     table[h] = i;
-    const c = cand - ws;
-    if (cand >= 0 && i - cand < 65536 && win[c] === win[at] && win[c + 1] === win[at + 1] && win[c + 2] === win[at + 2] && win[c + 3] === win[at + 3]) {
+    if (cand >= 0 && i - cand < 65536 && dv.getInt32(cand - ws, true) === word) {
       // The literals and the offset go out first, so a long match needs no window reaching back
       // to them: only its own last 64 KiB.
       const tokenAt = literals(i);

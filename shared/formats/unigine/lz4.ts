@@ -149,8 +149,13 @@ export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_S
     const tokenAt = op;
     out[op++] = (lit >= 15 ? 15 : lit) << 4;
     if (lit >= 15) writeLength(lit - 15);
-    out.set(win.subarray(anchor - ws, litEnd - ws), op);
-    op += lit;
+    // Short runs byte by byte (a subarray + set per run cost more than the copy itself).
+    if (lit < 32) {
+      for (let k = anchor - ws, e = litEnd - ws; k < e; ) out[op++] = win[k++]!;
+    } else {
+      out.set(win.subarray(anchor - ws, litEnd - ws), op);
+      op += lit;
+    }
     return tokenAt;
   };
   while (i < limit) {
@@ -168,6 +173,8 @@ export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_S
       out[op++] = offset & 0xff;
       out[op++] = offset >>> 8;
       let len = 4;
+      // Four bytes at a time while the window holds them, then byte by byte (same length found).
+      while (i + len + 4 < n - 5 && i + len + 4 <= ws + wl && dv.getInt32(cand - ws + len, true) === dv.getInt32(i - ws + len, true)) len += 4;
       for (;;) {
         if (!(i + len < n - 5)) break;
         if (i + len >= ws + wl) fill(i + len + 1, i + len - MAX_OFFSET);

@@ -10,7 +10,7 @@
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EditorSettings, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
 import { gltfInputOf, IMPORT_TARGETS, importGltf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
@@ -27,6 +27,7 @@ import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
+import { MAX_TEXTURE_ROOTS, SettingsFile } from './settings.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
@@ -78,6 +79,8 @@ export interface DocumentServiceOptions {
    * user's texture folders: a P-drive, unpacked mods). The browser host passes its roots.
    */
   textureRoots?: () => readonly string[];
+  /** Decode the textures a model names as soon as it is opened (the editors; not the CLI). */
+  prefetchTextures?: boolean;
 }
 
 interface HistoryEntry {
@@ -131,6 +134,8 @@ interface OpenDocument {
 }
 
 const READ_CHUNK = 4 << 20;
+/** Texture files decoded ahead when a model opens (the picture cache keeps 64). */
+const PREFETCH_TEXTURES = 16;
 /** History labels sent with each snapshot (the newest steps; older ones stay undoable). */
 const HISTORY_SHOWN = 200;
 /** Bounds of `find`: nodes inspected for values, and matches returned. */
@@ -189,6 +194,7 @@ function stepName(cmd: EditCommand, outline: OutlineNode | undefined): string {
 export class DocumentService {
   readonly recent: RecentFiles;
   readonly paths: PathPolicy;
+  private readonly settings: SettingsFile;
   private readonly opts: DocumentServiceOptions;
   private readonly docs = new Map<DocId, OpenDocument>();
   private readonly opening = new Map<string, Promise<DocSnapshot>>();
@@ -199,6 +205,55 @@ export class DocumentService {
     this.opts = opts;
     this.paths = opts.paths ?? new LocalPaths();
     this.recent = new RecentFiles(opts.configDir);
+    this.settings = new SettingsFile(opts.configDir);
+  }
+
+  /** The settings as the renderer shows them (texture folders as the host displays paths). */
+  getSettings(): EditorSettings {
+    return { textureRoots: this.settings.get().textureRoots.map((r) => this.paths.display(r)) };
+  }
+
+  /**
+   * Replaces the settings: each texture folder is resolved through the path policy (the browser
+   * host's roots) and must be an existing folder, else nothing changes. Then every open
+   * document's texture problems are recomputed and sent (`doc:changed`); the renderer reloads
+   * the textures of its preview.
+   */
+  async setSettings(next: EditorSettings): Promise<EditorSettings> {
+    const roots: string[] = [];
+    for (const given of next.textureRoots) {
+      const trimmed = given.trim();
+      if (!trimmed) continue;
+      let abs: string;
+      try {
+        abs = await this.paths.resolve(trimmed, 'list');
+      } catch (e) {
+        throw new AppErrorException({ ...toAppError(e), message: `Texture folder ${trimmed}: ${toAppError(e).message}` });
+      }
+      let dir = false;
+      try {
+        dir = (await stat(abs)).isDirectory();
+      } catch {
+        /* missing */
+      }
+      if (!dir) fail('invalid', `Texture folder ${trimmed} is not an existing folder`);
+      if (!roots.includes(abs)) roots.push(abs);
+    }
+    if (roots.length > MAX_TEXTURE_ROOTS) fail('invalid', `At most ${MAX_TEXTURE_ROOTS} texture folders`);
+    try {
+      await this.settings.set({ textureRoots: roots });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'io', message: `Could not save the settings: ${toAppError(e).message}` });
+    }
+    for (const d of this.docs.values()) {
+      d.textureProblems = undefined;
+      try {
+        this.emit('doc:changed', await this.snapshot(d));
+      } catch {
+        /* a document that cannot be shown any more keeps its last snapshot */
+      }
+    }
+    return this.getSettings();
   }
 
   private emit: Emit = (channel, payload) => {
@@ -303,7 +358,9 @@ export class DocumentService {
     if (codec.id === 'grimrock-animation' || codec.id === 'unigine-anim') d.rig = await this.findRig(d);
     this.docs.set(id, d);
     await this.recent.add(display);
-    return this.snapshot(d);
+    const snap = await this.snapshot(d);
+    this.prefetchTextures(d);
+    return snap;
   }
 
   /**
@@ -1036,7 +1093,8 @@ export class DocumentService {
 
   /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
   private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
-    const roots = (this.opts.textureRoots?.() ?? []).map(toSlash);
+    // The user's texture folders first, then the folders the host was given.
+    const roots = [...this.settings.get().textureRoots, ...(this.opts.textureRoots?.() ?? [])].map(toSlash);
     // Dropped bytes have no folder of their own to resolve against.
     if (d.abs === null) return { kind: 'missing', written };
     return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
@@ -1076,13 +1134,18 @@ export class DocumentService {
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
     const d = this.get(id);
+    let scene: Scene | undefined;
     try {
-      const scene = d.codec.toScene(d.tree, {});
-      const m = scene.materials.find((x) => x.texture === name && x.textureData);
-      if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
+      scene = d.codec.toScene(d.tree, {});
     } catch {
       /* fall back to files */
     }
+    return this.textureOf(d, name, scene);
+  }
+
+  private async textureOf(d: OpenDocument, name: string, scene: Scene | undefined): Promise<Uint8Array | null> {
+    const m = scene?.materials.find((x) => x.texture === name && x.textureData);
+    if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -1102,6 +1165,27 @@ export class DocumentService {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Starts reading and decoding the texture files a just-opened model names, once the open has
+   * been answered: the renderer asks for them right after the scene, and finds them decoded (or
+   * on their way) instead of waiting for the decode after its first frame. Same cache, same
+   * rules as {@link texture}; failures are left for that call to meet.
+   */
+  private prefetchTextures(d: OpenDocument): void {
+    if (d.abs === null || !this.opts.prefetchTextures) return;
+    setImmediate(() => {
+      let scene: Scene;
+      try {
+        scene = d.codec.toScene(d.tree, {});
+      } catch {
+        return;
+      }
+      const names = new Set<string>();
+      for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
+      for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name, undefined).catch(() => null);
+    });
   }
 
   /** A texture file on its own: info and one mip as PNG (the texture view). */

@@ -24,6 +24,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
   return {
     'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots() }),
     'app:recent': () => svc.recentFiles(),
+    'settings:get': () => svc.getSettings(),
+    'settings:set': (r) => svc.setSettings(r),
     'fs:list': (r) => svc.listDir(r.dir),
     'dialog:open': () => platform.openDialog(),
     'dialog:save': (r) => platform.saveDialog(r.suggested),

@@ -58,6 +58,8 @@ const byId = z.object({ id: docId });
 export const requestSchemas = {
   'app:info': none,
   'app:recent': none,
+  'settings:get': none,
+  'settings:set': z.object({ textureRoots: z.array(nonEmpty).max(32) }),
   'fs:list': z.object({ dir: text }),
   'dialog:open': none,
   'dialog:save': z.object({ suggested: text }),

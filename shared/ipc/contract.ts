@@ -102,10 +102,26 @@ export interface SaveOptions {
   overwriteChanged?: boolean;
 }
 
+/** The editor's settings kept by the main process between sessions. */
+export interface EditorSettings {
+  /**
+   * Texture folders (a P-drive, unpacked mods), searched in this order for the textures every
+   * open model names, before the model's own folder and its parents. Paths as the host shows them.
+   */
+  textureRoots: string[];
+}
+
 /** Request -> response for every invoke channel. */
 export interface InvokeMap {
   'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[] } };
   'app:recent': { req: void; res: string[] };
+  'settings:get': { req: void; res: EditorSettings };
+  /**
+   * Replaces the settings. Every texture folder must be an existing folder the host may read
+   * (else an 'invalid' or 'denied' error naming it, and nothing changes). Open documents'
+   * problems are recomputed and sent as `doc:changed`.
+   */
+  'settings:set': { req: EditorSettings; res: EditorSettings };
   /** Lists a folder (browser host: only inside the allowed roots). */
   'fs:list': { req: { dir: string }; res: FileEntry[] };
   /** Electron: native open dialog; browser host: not available (use fs:list). */
@@ -212,7 +228,7 @@ export type Req<C extends InvokeChannel> = InvokeMap[C]['req'];
 export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 
 export const INVOKE_CHANNELS = [
-  'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
+  'app:info', 'app:recent', 'settings:get', 'settings:set', 'fs:list', 'dialog:open', 'dialog:save',
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',

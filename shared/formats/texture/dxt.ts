@@ -259,8 +259,11 @@ function decodeBc5(src: Uint8Array, offset: number, width: number, height: numbe
 /** The current block's texels as R,G,B,A ints (64 entries). */
 const tex = new Int32Array(64);
 
-/** Encodes an RGBA image as BC1 (`bc1`, 1-bit alpha where a texel's alpha < 128) or BC3. */
-export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number, height: number): Uint8Array {
+/**
+ * Encodes an RGBA image as BC1 (`bc1`, 1-bit alpha where a texel's alpha < 128), BC2 (explicit
+ * 4-bit alpha), BC3, BC4 (red) or BC5 (red and green).
+ */
+export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, height: number): Uint8Array {
   const bw = Math.max(1, Math.ceil(width / 4));
   const bh = Math.max(1, Math.ceil(height / 4));
   const bb = blockBytes(fmt);
@@ -289,12 +292,19 @@ export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number
         }
       }
       if (bc3) {
-        encodeAlphaBlock(out, o);
+        encodeScalarBlock(out, o, 3);
         encodeColourBlock(out, o + 8, false);
-      } else {
+      } else if (fmt === 'bc1') {
         let punch = false;
         for (let i = 3; i < 64; i += 4) if (tex[i]! < 128) { punch = true; break; }
         encodeColourBlock(out, o, punch);
+      } else if (fmt === 'bc2') {
+        // Explicit alpha: 4 bits a texel, low nibble first.
+        for (let i = 0; i < 8; i++) out[o + i] = ((tex[i * 8 + 3]! * 15 + 127) / 255) | (((tex[i * 8 + 7]! * 15 + 127) / 255) << 4);
+        encodeColourBlock(out, o + 8, false);
+      } else {
+        encodeScalarBlock(out, o, 0);
+        if (fmt === 'bc5') encodeScalarBlock(out, o + 8, 1);
       }
       o += bb;
     }
@@ -302,9 +312,10 @@ export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number
   return out;
 }
 
-function encodeAlphaBlock(out: Uint8Array, o: number): void {
+/** One BC3 alpha / BC4 channel block of channel `ch` (0 red .. 3 alpha): 8 steps between the extremes. */
+function encodeScalarBlock(out: Uint8Array, o: number, ch: number): void {
   let mn = 255, mx = 0;
-  for (let i = 3; i < 64; i += 4) {
+  for (let i = ch; i < 64; i += 4) {
     const a = tex[i]!;
     if (a < mn) mn = a;
     if (a > mx) mx = a;
@@ -317,7 +328,7 @@ function encodeAlphaBlock(out: Uint8Array, o: number): void {
     const range2 = range * 2;
     for (let i = 0; i < 16; i++) {
       // t = 0 at mx (index 0) .. 7 at mn (index 1); indices 2..7 are t = 1..6 (rounded to nearest).
-      const t = (((mx - tex[i * 4 + 3]!) * 14 + range) / range2) | 0;
+      const t = (((mx - tex[i * 4 + ch]!) * 14 + range) / range2) | 0;
       const idx = t === 0 ? 0 : t === 7 ? 1 : t + 1;
       if (i < 8) lo |= idx << (i * 3);
       else hi |= idx << ((i - 8) * 3);

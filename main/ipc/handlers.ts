@@ -57,6 +57,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
     'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
     'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
+    'texture:undo': (r) => svc.undoTextureReplace(r.path),
     'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
     'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };

@@ -280,6 +280,9 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     'texture:replace': () => {
       throw new Error('textures are not available in the demo');
     },
+    'texture:undo': () => {
+      throw new Error('textures are not available in the demo');
+    },
     'doc:exportGltf': () => undefined,
     'doc:attachAnimation': () => {
       throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });

@@ -188,8 +188,14 @@ export interface InvokeMap {
   'doc:animationCandidates': { req: { id: DocId }; res: AnimationCandidate[] };
   /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
   'texture:read': { req: { path: string; mip?: number }; res: TextureView };
-  /** Replaces a PAA/PAC with a new one made from a PNG (full mip chain and tags); answers the new view of mip 0. */
+  /**
+   * Replaces a texture file with one made from a PNG, written atomically: a PAA/PAC as a new PAA
+   * (full mip chain and tags; `format` picks its type), a DDS or TGA in the original's own format
+   * (docs/textures.md). Answers the new view of mip 0, which can be undone.
+   */
   'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888' }; res: TextureView };
+  /** Undoes the last replace of this texture file: the bytes it had are written back (refused if the file changed since). */
+  'texture:undo': { req: { path: string }; res: TextureView };
 }
 
 /** What the texture view shows: the texture's facts (as `lodsmith info --json`) and one mip as PNG. */
@@ -208,6 +214,8 @@ export interface TextureView {
   };
   mip: number;
   png: Uint8Array;
+  /** A replace of this file can be undone (the label names it). */
+  undo?: string;
 }
 
 /** Main -> renderer events. */
@@ -232,7 +240,7 @@ export const INVOKE_CHANNELS = [
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
-  'texture:read', 'texture:replace',
+  'texture:read', 'texture:replace', 'texture:undo',
   'doc:attachAnimation', 'doc:detachAnimation', 'doc:animationCandidates',
 ] as const satisfies readonly InvokeChannel[];
 

@@ -509,7 +509,7 @@ describe('browser host: settings', () => {
     expect(stored.textureRoots).toEqual([join(root, 'pdrive'), join(root, 'sub')]);
     const second = await startHost({ roots: [root], configDir: join(base, 'config'), rendererDir: null, version: '9.9.9', log: () => undefined });
     try {
-      const res = await fetch(`${second.origin}/api/settings:get`, { method: 'POST', headers: { 'x-lodsmith-token': second.token }, body: encodeEnvelope({ req: undefined }) });
+      const res = await fetch(`${second.origin}/api/settings:get`, { method: 'POST', headers: { 'x-lodsmith-token': second.token }, body: encodeEnvelope({ req: undefined }) as Uint8Array<ArrayBuffer> });
       expect(decodeEnvelope(new Uint8Array(await res.arrayBuffer()))).toEqual({ ok: true, value: { textureRoots: ['models/pdrive', 'models/sub'] } });
     } finally {
       await second.close();

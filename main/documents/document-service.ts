@@ -31,7 +31,8 @@ import { MAX_TEXTURE_ROOTS, SettingsFile } from './settings.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
-import { fsLookup, toSlash } from './scene-textures.ts';
+import { applyRvmatStages, fsLookup, toSlash, type MaterialStages } from './scene-textures.ts';
+import { describeStages } from '../../shared/formats/texture/rvmat.ts';
 import { isTextureName } from '../../shared/formats/texture/index.ts';
 import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
 import { TexturePictureCache } from './texture-cache.ts';
@@ -624,6 +625,7 @@ export class DocumentService {
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
     const scene = this.ownScene(d, lod);
+    this.materialStages(d, scene);
     if (d.rig) return animationOnRig(scene, d.rig.scene, d.rig.fileName);
     if (!d.anims.length) return scene;
     // Named after their file too: the timeline's clip list is where the user picks one.
@@ -1112,12 +1114,26 @@ export class DocumentService {
     const problems: Problem[] = [];
     if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
       try {
+        const scene = d.codec.toScene(d.tree, {});
+        const stages = this.materialStages(d, scene);
         const seen = new Set<string>();
-        for (const m of d.codec.toScene(d.tree, {}).materials) {
+        for (const m of scene.materials) {
           if (!m.texture || m.textureData || seen.has(m.texture)) continue;
           seen.add(m.texture);
           const r = this.resolveReference(d, m.texture);
           if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+        // What each .rvmat holds beyond the one texture the preview draws.
+        const said = new Set<string>();
+        for (const st of stages) {
+          if (said.has(st.rvmat)) continue;
+          said.add(st.rvmat);
+          if (!st.path) {
+            problems.push({ severity: 'info', message: `material not found: ${st.rvmat} (its stages are not shown)`, where: `material ${st.material}` });
+            continue;
+          }
+          const rest = st.stages.filter((x) => x !== st.drawn);
+          if (rest.length) problems.push({ severity: 'info', message: `material ${st.rvmat}: stages not previewed: ${describeStages(rest)}`, where: `material ${st.material}` });
         }
       } catch {
         /* a model without a scene has no texture references to check */
@@ -1125,6 +1141,17 @@ export class DocumentService {
     }
     d.textureProblems = { revision: d.revision, problems };
     return problems;
+  }
+
+  /**
+   * Reads the P3D materials' .rvmat files (like textures: the texture folders, the model's
+   * folders, by name) and gives each material whose faces name no texture its colour stage.
+   * Nothing for other formats or for dropped documents (no folder to look in).
+   */
+  private materialStages(d: OpenDocument, scene: Scene): MaterialStages[] {
+    if (d.abs === null || (d.codec.id !== 'p3d-mlod' && d.codec.id !== 'p3d-odol')) return [];
+    const roots = [...this.settings.get().textureRoots, ...(this.opts.textureRoots?.() ?? [])].map(toSlash);
+    return applyRvmatStages(scene, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
   }
 
   /**
@@ -1185,6 +1212,7 @@ export class DocumentService {
       } catch {
         return;
       }
+      this.materialStages(d, scene);
       const names = new Set<string>();
       for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
       for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name, undefined).catch(() => null);

@@ -125,6 +125,8 @@ interface OpenDocument {
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
+  /** The pictures the document embeds by texture name, per revision. */
+  embedded?: { revision: number; map: Map<string, Uint8Array> };
   /** Texture references that resolve nowhere, per revision (Problems entries). */
   textureProblems?: { revision: number; problems: Problem[] };
   /** Serialises operations on one document (a save never interleaves with an edit). */
@@ -1163,19 +1165,28 @@ export class DocumentService {
    * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
-    const d = this.get(id);
-    let scene: Scene | undefined;
-    try {
-      scene = d.codec.toScene(d.tree, {});
-    } catch {
-      /* fall back to files */
-    }
-    return this.textureOf(d, name, scene);
+    return this.textureOf(this.get(id), name);
   }
 
-  private async textureOf(d: OpenDocument, name: string, scene: Scene | undefined): Promise<Uint8Array | null> {
-    const m = scene?.materials.find((x) => x.texture === name && x.textureData);
-    if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
+  /**
+   * The pictures the document embeds, by texture name, built once per revision (a model with
+   * many textures asks for each: the scene is not built again for every one).
+   */
+  private embeddedTextures(d: OpenDocument): Map<string, Uint8Array> {
+    if (d.embedded?.revision === d.revision) return d.embedded.map;
+    const map = new Map<string, Uint8Array>();
+    try {
+      for (const m of d.codec.toScene(d.tree, {}).materials) if (m.texture && m.textureData && !map.has(m.texture)) map.set(m.texture, m.textureData);
+    } catch {
+      /* no scene: files only */
+    }
+    d.embedded = { revision: d.revision, map };
+    return map;
+  }
+
+  private async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
+    const embedded = this.embeddedTextures(d).get(name);
+    if (embedded) return this.pictures.browserImage(embedded, name);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -1215,7 +1226,7 @@ export class DocumentService {
       this.materialStages(d, scene);
       const names = new Set<string>();
       for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
-      for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name, undefined).catch(() => null);
+      for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);
     });
   }
 

@@ -135,6 +135,7 @@ class Exporter {
     mat.setRoughnessFactor(1);
     const extras: Record<string, unknown> = {};
     if (m.texture) extras.texture = m.texture;
+    if (m.rvmat) extras.rvmat = m.rvmat;
     if (m.blending) extras.blending = m.blending;
     if (m.specular) extras.specular = m.specular;
     if (m.shininess !== undefined && Number.isFinite(m.shininess)) extras.shininess = m.shininess;
@@ -150,7 +151,8 @@ class Exporter {
   private texture(m: SceneMaterial, mime: string, i: number): Texture {
     const base = (m.texture ?? m.name ?? 'texture').split(/[\\/]/).pop()!.replace(/\.[^.]*$/, '') || 'texture';
     const safe = base.replace(/[^A-Za-z0-9_.-]+/g, '_');
-    // A GLB stores images in the buffer: a file whose meshes were all left out still has one.
+    // A GLB stores images in the buffer: a model whose only resource is an image (a textured
+    // material, no mesh) still needs one.
     this.buffer ??= this.doc.createBuffer('data');
     return this.doc
       .createTexture(base)

@@ -110,13 +110,3 @@ export function chargeAllocation(bytes: number, what: string, offset = 0, path =
   }
   new MemoryBudget(defaultBudgetBytes(inputBytes)).charge(bytes, what, offset, path);
 }
-
-/**
- * Charges a list of `n` decoded records before it is built: once per list, never per record, so
- * it costs nothing per record. A record of a few bytes in the file is a JS object of tens or
- * hundreds of bytes (more when it holds typed arrays), so a count the file's size allows could
- * still fill the heap under the limit; `recordBytes` is the caller's estimate of one record.
- */
-export function chargeRecords(n: number, recordBytes: number, what: string, offset: number, path: string): void {
-  chargeAllocation(n * recordBytes, `${n} ${what} record(s)`, offset, path);
-}

@@ -76,6 +76,16 @@ export class BinaryReader {
     else chargeAllocation(bytes, what, offset, this.path);
   }
 
+  /**
+   * Charges a list of `n` decoded records before it is built: once per list, never per record, so
+   * it costs nothing per record. A record of a few bytes in the file is a JS object of tens or
+   * hundreds of bytes (more when it holds typed arrays), so a count the file's size allows could
+   * still fill the heap under the limit; `recordBytes` is the caller's estimate of one record.
+   */
+  chargeRecords(n: number, recordBytes: number, what: string, offset = this.pos): void {
+    this.charge(n * recordBytes, `${n} ${what} record(s)`, offset);
+  }
+
   fail(message: string, offset: number = this.pos): never {
     throw new DecodeError(message, offset, this.path);
   }

@@ -3,7 +3,6 @@
  * Every node, mesh entity, mesh data block and vertex array keeps `$raw`/`$span`, so an untouched
  * part is copied back as it came and a dirty part is written from its fields.
  */
-import { chargeRecords } from '../../binary/budget.ts';
 import { BinaryReader } from '../../binary/reader.ts';
 import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
@@ -37,7 +36,7 @@ export function decodeModel(bytes: Uint8Array): GrimrockModel {
 export function countRecords(r: BinaryReader, minSize: number, recordBytes: number, what: string): number {
   const at = r.pos;
   const n = r.i32Count(minSize, what);
-  chargeRecords(n, recordBytes, what, at, r.path);
+  r.chargeRecords(n, recordBytes, what, at);
   return n;
 }
 

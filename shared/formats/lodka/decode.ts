@@ -6,7 +6,6 @@
  * (see NOTES.md): ANM1's 10-byte header, PXI1 items of 54 or 56 bytes, MAN1 collection records of
  * 28 or 32 bytes, MSH1 MeshMode 2 / 3 and FaceType 1 / 2. Unknown chunk IDs keep their bytes.
  */
-import { chargeRecords } from '../../binary/budget.ts';
 import { BinaryReader } from '../../binary/reader.ts';
 import { DecodeError } from '../../errors.ts';
 import {
@@ -149,7 +148,7 @@ function readLeaf(r: BinaryReader, head: ChunkBase, ctx: Ctx): LodChunk {
 function readSkeleton(r: BinaryReader, head: ChunkBase): Skl1Chunk {
   const skelType = r.u8();
   const n = r.count(head.count, 8, 'BonesCnt');
-  chargeRecords(n, 256, 'BonesCnt', r.pos, r.path);
+  r.chargeRecords(n, 256, 'BonesCnt', r.pos);
   const bones: SkeletonBone[] = [];
   for (let i = 0; i < n; i++) {
     bones.push(r.within(`bones[${i}]`, () => {
@@ -182,7 +181,7 @@ function readAnimation(r: BinaryReader, head: ChunkBase): Anm1Chunk {
 function readMaterials(r: BinaryReader, head: ChunkBase): Mat1Chunk {
   const materialsType = r.u8();
   const materialsCount = r.i32Count(109, 'MaterialsCount');
-  chargeRecords(materialsCount, 512, 'MaterialsCount', r.pos - 4, r.path);
+  r.chargeRecords(materialsCount, 512, 'MaterialsCount', r.pos - 4);
   const materials: Material[] = [];
   for (let i = 0; i < materialsCount; i++) {
     materials.push(r.within(`materials[${i}]`, () => {
@@ -201,7 +200,7 @@ function readMaterials(r: BinaryReader, head: ChunkBase): Mat1Chunk {
 function readTextures(r: BinaryReader, head: ChunkBase): TxtrChunk {
   const texturesType = r.u8();
   const n = r.count(head.count, 20, 'textures');
-  chargeRecords(n, 256, 'textures', r.pos, r.path);
+  r.chargeRecords(n, 256, 'textures', r.pos);
   const textures: Texture[] = [];
   for (let i = 0; i < n; i++) {
     textures.push(r.within(`textures[${i}]`, () => {
@@ -225,7 +224,7 @@ function readTextures(r: BinaryReader, head: ChunkBase): TxtrChunk {
 function readShaders(r: BinaryReader, head: ChunkBase): ShdrChunk {
   const shaderLibType = r.u8();
   const n = r.count(head.count, 5, 'shaders');
-  chargeRecords(n, 256, 'shaders', r.pos, r.path);
+  r.chargeRecords(n, 256, 'shaders', r.pos);
   const shaders: Shader[] = [];
   for (let i = 0; i < n; i++) {
     shaders.push(r.within(`shaders[${i}]`, () => {
@@ -310,7 +309,7 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
   // Smallest face group: type, mode, name length, visible, one count per array.
   const ng = r.within('faceGroups', () => {
     const n = r.i32Count(18, 'FaceGroupsCnt');
-    chargeRecords(n, 512, 'FaceGroupsCnt', r.pos - 4, r.path);
+    r.chargeRecords(n, 512, 'FaceGroupsCnt', r.pos - 4);
     return n;
   });
   for (let g = 0; g < ng; g++) {
@@ -370,7 +369,7 @@ function readMorphCollections(r: BinaryReader, head: ChunkBase): Man1Chunk {
 function readMorphCollectionsAs(r: BinaryReader, head: ChunkBase, recSize: 28 | 32): Man1Chunk {
   const morphCollType = r.i32();
   const n = r.count(head.count, recSize, 'morph collections');
-  chargeRecords(n, 512, 'morph collections', r.pos, r.path);
+  r.chargeRecords(n, 512, 'morph collections', r.pos);
   const recs: { nameLen: number; collNameLen: number; bones: number; anims: number; node: MorphCollectionNode }[] = [];
   for (let i = 0; i < n; i++) {
     r.within(`collections[${i}]`, () => {
@@ -429,7 +428,7 @@ function readMorphCollectionsAs(r: BinaryReader, head: ChunkBase, recSize: 28 | 
 function readMorphFrames(r: BinaryReader, head: ChunkBase): Mmd1Chunk {
   const morphCollType = r.i32();
   const n = r.count(head.count, 20, 'morph meshes');
-  chargeRecords(n, 256, 'morph meshes', r.pos, r.path);
+  r.chargeRecords(n, 256, 'morph meshes', r.pos);
   const lens: [number, number][] = [];
   const entries = [];
   for (let i = 0; i < n; i++) {
@@ -478,7 +477,7 @@ function readLightScheme(r: BinaryReader, head: ChunkBase): Lig1Chunk {
   const name = r.within('name', () => r.lenString(ENC, 'LightSchemeName'));
   if (r.remaining % Light.fixedSize! !== 0) r.fail(`${r.remaining} bytes of lights is not a whole number of 94-byte lights`);
   const n = r.remaining / Light.fixedSize!;
-  chargeRecords(n, 256, 'light', r.pos, r.path);
+  r.chargeRecords(n, 256, 'light', r.pos);
   const lights = [];
   for (let i = 0; i < n; i++) lights.push(r.within(`lights[${i}]`, () => Light.read(r)));
   return { ...head, id: 'LIG1', name, lights };
@@ -486,7 +485,7 @@ function readLightScheme(r: BinaryReader, head: ChunkBase): Lig1Chunk {
 
 function readProxy(r: BinaryReader, head: ChunkBase): Pxi1Chunk {
   const n = r.i32Count(58, 'ProxyItemsCount');
-  chargeRecords(n, 256, 'ProxyItemsCount', r.pos - 4, r.path);
+  r.chargeRecords(n, 256, 'ProxyItemsCount', r.pos - 4);
   const lens: number[] = [];
   for (let i = 0; i < n; i++) lens.push(r.within(`items[${i}]`, () => r.i32Count(1, 'ProxyItemNameLength')));
   const names = lens.map((len, i) => r.within(`items[${i}]`, () => r.string(len, ENC, 'ProxyItemName')));
@@ -506,7 +505,7 @@ function readProxy(r: BinaryReader, head: ChunkBase): Pxi1Chunk {
 function readColliders(r: BinaryReader, head: ChunkBase): Col1Chunk {
   const colListName = r.within('colListName', () => r.lenString(ENC, 'ColListName'));
   const n = r.count(head.count, 4 + Collider.fixedSize!, 'colliders');
-  chargeRecords(n, 256, 'colliders', r.pos, r.path);
+  r.chargeRecords(n, 256, 'colliders', r.pos);
   const lens: number[] = [];
   for (let i = 0; i < n; i++) lens.push(r.within(`colliders[${i}]`, () => r.i32Count(1, 'ColItemNameLength')));
   const names = lens.map((len, i) => r.within(`colliders[${i}]`, () => r.string(len, ENC, 'ColItemName')));

@@ -4,7 +4,6 @@
  * and a continuation bit (0x80); each further byte holds 7 value bits and a continuation bit.
  * 24 is `18`, 88 is `98 01`, 15384 is `98 f0 01`.
  */
-import { chargeRecords } from '../../binary/budget.ts';
 import type { BinaryReader } from '../../binary/reader.ts';
 import type { BinaryWriter } from '../../binary/writer.ts';
 import { decodeText, encodeText } from '../../binary/text.ts';
@@ -46,7 +45,7 @@ export function readCompactCount(r: BinaryReader, minElementSize: number, what: 
   const at = r.pos;
   const n = r.count(readCompact(r, `${what} count`), minElementSize, what, at);
   // A list of decoded records: charged once, before it is built (see chargeRecords).
-  if (recordBytes !== undefined) chargeRecords(n, recordBytes, what, at, r.path);
+  if (recordBytes !== undefined) r.chargeRecords(n, recordBytes, what, at);
   return n;
 }
 

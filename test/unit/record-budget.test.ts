@@ -5,7 +5,9 @@
  * the list's path, before any record is built, instead of growing the heap towards the limit.
  */
 import { describe, expect, it } from 'vitest';
-import { BudgetError } from '../../shared/binary/budget.ts';
+import { BudgetError, MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { decodePaa } from '../../shared/formats/texture/paa.ts';
+import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
 import '../../shared/formats/index.ts';
 import { formatById } from '../../shared/formats/index.ts';
 import { Bounds } from '../../shared/formats/unigine/schema.ts';
@@ -94,5 +96,39 @@ describe('forged record counts are charged before the list is built', () => {
     expect(e.offset).toBe(bytes.length + 13);
     expect(e.path).toBe('TXTR[0]');
     expect(e.message).toMatch(/500000 textures record/);
+  });
+
+  it('p3d-mlod: a LOD count the filler allows', () => {
+    const bytes = formatById('p3d-mlod').encode(buildSampleMlod() as object);
+    // "MLOD", version, LOD count: each LOD is at least 41 bytes in the file.
+    const n = 200_000;
+    const forged = withFiller(bytes.subarray(0, 12), n * 41);
+    new DataView(forged.buffer).setUint32(8, n, true);
+    const e = budgetError('p3d-mlod', forged, 16 * MiB);
+    expect(e.offset).toBe(8);
+    expect(e.path).toBe('');
+    expect(e.message).toMatch(/200000 LOD record/);
+  });
+
+  it('PAA: a file of nothing but empty tags is charged as its tag list grows', () => {
+    // DXT1 type word, then 100,000 empty "GGATCGVA" tags (12 bytes each), then no palette.
+    const n = 100_000;
+    const bytes = new Uint8Array(2 + n * 12 + 2);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint16(0, 0xff01, true);
+    for (let i = 0; i < n; i++) {
+      bytes.set([0x47, 0x47, 0x41, 0x54, 0x43, 0x47, 0x56, 0x41], 2 + i * 12);
+    }
+    let err: unknown;
+    try {
+      withBudget(new MemoryBudget(4 * MiB), () => decodePaa(bytes));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(BudgetError);
+    const e = err as BudgetError;
+    // 4 MiB / (64 x 256 bytes) = 256 blocks of 64 tags: refused at the block after.
+    expect(e.path).toBe('tags[16384]');
+    expect(e.offset).toBe(2 + 16384 * 12);
   });
 });

@@ -127,6 +127,8 @@ export function decodePaa(bytes: Uint8Array): PaaDocument {
   const tags: PaaTag[] = [];
   while (p + 4 <= end && u32(bytes, p) === GGAT) {
     const path = `tags[${tags.length}]`;
+    // No count: charged 64 tag records at a time, before they are built.
+    if (tags.length % 64 === 0) chargeAllocation(64 * 256, '64 tag records', p, path);
     need(p, 12, 'tag header', path);
     const name = String.fromCharCode(bytes[p + 7]!, bytes[p + 6]!, bytes[p + 5]!, bytes[p + 4]!);
     const len = u32(bytes, p + 8);

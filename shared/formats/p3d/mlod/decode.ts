@@ -36,6 +36,9 @@ const PROPERTY_FIELD = 64;
 
 export { probeMlod } from '../../probes.ts';
 
+/** Tags are charged to the decoding budget this many at a time. */
+const TAG_BLOCK = 64;
+
 export function decodeMlod(bytes: Uint8Array): MlodDocument {
   const r = new BinaryReader(bytes);
   const signature = r.string(4, 'latin1', 'signature');
@@ -43,6 +46,8 @@ export function decodeMlod(bytes: Uint8Array): MlodDocument {
   const version = r.u32();
   // A LOD is at least a header, "TAGG", one tag and the resolution.
   const lodCount = r.u32Count(LOD_HEADER_SIZE + 4 + 1 + 4 + 4, 'LOD');
+  // A LOD holds a dozen typed arrays and its tag list: charged before the list is built.
+  r.chargeRecords(lodCount, 2048, 'LOD', r.pos - 4);
   const lods: MlodLod[] = [];
   for (let i = 0; i < lodCount; i++) {
     lods.push(r.within(`lods[${i}]`, () => decodeLod(r)));
@@ -87,6 +92,9 @@ function decodeLod(r: BinaryReader): MlodLod {
   for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, faces.vertexCount[i]!);
   const tags: MlodTag[] = [];
   for (;;) {
+    // No count: the list ends at the end tag. Charged 64 records at a time (real LODs have a few
+    // dozen tags; a file of nothing but six-byte tags would otherwise be ~60x its size in objects).
+    if (tags.length % TAG_BLOCK === 0) r.chargeRecords(TAG_BLOCK, 512, 'tag');
     const tag = r.within(`tags[${tags.length}]`, () => decodeTag(r, signature, nPoints, nFaces, vertexTotal));
     tags.push(tag);
     if (tag.type === 'end') break;

@@ -83,7 +83,7 @@ export function decodeMeshMs(bytes: Uint8Array): UnigineMeshMs {
       const name = readUString(r, 'surface name');
       const sx: ExactKeeping = {};
       const b = readExact(Bounds, r, sx, 'bounds');
-      const nm = readCompactCount(r, 2, 'morph target');
+      const nm = readCompactCount(r, 2, 'morph target', 256);
       const names: string[] = [];
       for (let k = 0; k < nm; k++) names.push(r.within(`morphTargets[${k}]`, () => readUString(r, 'morph target name')));
       morphNames.push(names);

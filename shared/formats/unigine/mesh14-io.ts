@@ -97,7 +97,7 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
   const ex: ExactKeeping = {};
   const { $span: _b, ...bounds } = readExact(Bounds, r, ex, 'bounds');
   const bones = readBones(r);
-  const ns = r.within('surfaces', () => readCompactCount(r, 48, 'surface'));
+  const ns = r.within('surfaces', () => readCompactCount(r, 48, 'surface', 1024));
   const surfaces: UnigineSurface[] = [];
   const headers: Header14[] = [];
   for (let i = 0; i < ns; i++) {
@@ -110,7 +110,7 @@ export function decodeMesh14(bytes: Uint8Array): UnigineMesh14 {
       const numTriangleIndices = readCompactCount(r, 0, 'triangle index');
       const sx: ExactKeeping = {};
       const { $span: _s, ...b } = readExact(Bounds, r, sx, 'bounds');
-      const nm = readCompactCount(r, 2, 'morph target');
+      const nm = readCompactCount(r, 2, 'morph target', 256);
       const morphNames: string[] = [];
       for (let k = 0; k < nm; k++) morphNames.push(r.within(`morphTargets[${k}]`, () => readUString(r, 'morph target name')));
       const numVertices = readCompactCount(r, 0, 'vertex');
@@ -255,7 +255,11 @@ const MR02_NAME_SIZE = 128;
 export function decodeMeshMr02(bytes: Uint8Array): UnigineMeshMr02 {
   const r = new BinaryReader(bytes);
   readMagic(r, 'mr02', 'magic');
-  const ns = r.within('surfaces', () => r.i32Count(MR02_NAME_SIZE + 4, 'surface'));
+  const ns = r.within('surfaces', () => {
+    const n = r.i32Count(MR02_NAME_SIZE + 4, 'surface');
+    r.chargeRecords(n, 1024, 'surface', r.pos - 4);
+    return n;
+  });
   const surfaces: Mr02Surface[] = [];
   for (let i = 0; i < ns; i++) {
     surfaces.push(r.within(`surfaces[${i}]`, () => {

@@ -11,6 +11,7 @@ import { mutate, type Mutant, type Seed } from './mutate.ts';
 import { FuzzPool } from './pool.ts';
 import { Prng } from './prng.ts';
 import { FAILURES, type FuzzResponse, type Outcome } from './protocol.ts';
+import { GLTF_IMPORT } from './seeds.ts';
 
 export interface FuzzOptions {
   seed: number;
@@ -61,6 +62,8 @@ export interface Finding {
   hits: number;
   /** Saved file name (without folder), when saved. */
   file?: string;
+  /** A glTF import input's target (see FuzzRequest.importTarget). */
+  importTarget?: number;
 }
 
 export interface FuzzStats {
@@ -197,17 +200,17 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
 
   const gltfEvery = opts.gltfEvery ?? 20;
   const pipeline = opts.pipeline !== false;
-  const request = async (id: number, format: string, bytes: Uint8Array, gltfCheck = false): Promise<FuzzResponse> => {
-    const r = await pool.run({ id, format, bytes, encode: true, memFactor, memSlackBytes, pipeline, gltfCheck });
+  const request = async (id: number, format: string, bytes: Uint8Array, gltfCheck = false, importTarget?: number): Promise<FuzzResponse> => {
+    const r = await pool.run({ id, format, bytes, encode: true, memFactor, memSlackBytes, pipeline, gltfCheck, importTarget });
     if (r.outcome !== 'hang') return r;
     // The time limit is wall-clock time: on a machine shared with other work an input can miss it
     // without looping. A real hang misses ten times the limit too.
-    const again = await pool.run({ id, format, bytes, encode: true, memFactor, memSlackBytes, pipeline, gltfCheck, timeScale: 10 });
+    const again = await pool.run({ id, format, bytes, encode: true, memFactor, memSlackBytes, pipeline, gltfCheck, importTarget, timeScale: 10 });
     if (again.outcome !== 'hang' && id >= 0) stats.slowRetries++;
     return again;
   };
 
-  const record = async (i: number, seed: Seed, mutant: Mutant, r: FuzzResponse) => {
+  const record = async (i: number, seed: Seed, mutant: Mutant, r: FuzzResponse, importTarget: number) => {
     const counts = (stats.byFormat[seed.format] ??= {});
     counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     if (r.outcome === 'mismatch') {
@@ -227,11 +230,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
     const f: Finding = {
       signature: sig, format: seed.format, outcome: r.outcome, message: r.message ?? '', stack: r.stack ?? '',
       seedName: seed.name, mutation: `${mutant.kind}: ${mutant.desc}`, input: i, bytes: mutant.bytes, hits: 1,
+      ...(seed.format === GLTF_IMPORT ? { importTarget } : {}),
     };
     findings.set(sig, f);
     if (alreadySaved.has(sig)) return;
     const check = r.outcome === 'gltf-invalid';
-    if (opts.minimize !== false) f.bytes = await shrink(f.bytes, (b) => request(-1, seed.format, b, check).then((x) => signatureOf(seed.format, x) === sig), r.outcome === 'hang' ? 4 : 48);
+    if (opts.minimize !== false) f.bytes = await shrink(f.bytes, (b) => request(-1, seed.format, b, check, importTarget).then((x) => signatureOf(seed.format, x) === sig), r.outcome === 'hang' ? 4 : 48);
     if (opts.saveDir) save(opts.saveDir, f, opts.seed);
   };
 
@@ -244,12 +248,15 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
     let upcoming = take();
     while (upcoming) {
       const { i, seed, mutant } = upcoming;
-      const pending = request(i, seed.format, mutant.bytes, gltfEvery > 0 && i % gltfEvery === 0);
+      // Spread over the import formats by a hash of the input number (the formats take turns by
+      // i modulo their count, so i itself would give glTF inputs only some of the targets).
+      const importTarget = Math.imul(i + 1, 0x9e3779b1) >>> 8;
+      const pending = request(i, seed.format, mutant.bytes, gltfEvery > 0 && i % gltfEvery === 0, importTarget);
       // The next mutant is made while the worker runs this one, so the worker waits only for the
       // message round trip. (Taken but not run when the clock or a signal stops the run.)
       upcoming = take();
       const r = await pending;
-      await record(i, seed, mutant, r);
+      await record(i, seed, mutant, r, importTarget);
       stats.inputs++;
       const now = performance.now();
       if (opts.onProgress && now - lastProgress > 1000) {
@@ -323,6 +330,7 @@ function save(dir: string, f: Finding, fuzzSeed: number): void {
     mutation: f.mutation,
     fuzzSeed,
     input: f.input,
+    ...(f.importTarget !== undefined ? { importTarget: f.importTarget } : {}),
     bytes: f.bytes.length,
     // `open` until the codec is fixed; the regression test runs (instead of a todo) once `fixed`.
     status: 'open',

@@ -49,6 +49,12 @@ export interface FuzzRequest {
   pipeline?: boolean;
   /** Also check the exported glTF with the Khronos validator (slow: the driver samples inputs). */
   gltfCheck?: boolean;
+  /**
+   * For a glTF import input (format `gltf-import`): which of the writable formats it is imported
+   * into, as an index into the import targets (taken modulo their number). Saved with a finding,
+   * so its regression input replays into the same format.
+   */
+  importTarget?: number;
   /** Multiplies the pool's time limit (a suspected hang is run again with a longer one). */
   timeScale?: number;
 }

@@ -201,13 +201,13 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
 type Done = (r: Omit<FuzzResponse, 'id' | 'allocated' | 'retained' | 'ms'>, doc?: unknown, allocated?: number) => FuzzResponse;
 
 /**
- * A glTF import input: the (mutated) .glb or .gltf imported into one model format (chosen by the
- * input's number, so every format gets its share), under the decoding memory budget for its size.
+ * A glTF import input: the (mutated) .glb or .gltf imported into one model format (the driver
+ * spreads `importTarget` over the inputs, so every format gets its share), under the decoding memory budget for its size.
  * Refusal (ImportError, or a DecodeError such as the budget's) is a proper end. What the import
  * wrote must then decode with that format's codec and save back byte-identical.
  */
 async function importInput(req: FuzzRequest, done: Done, budget: number): Promise<FuzzResponse> {
-  const target = importTargets[(Math.imul(req.id + 1, 0x9e3779b1) >>> 0) % importTargets.length]!;
+  const target = importTargets[(req.importTarget ?? 0) % importTargets.length]!;
   let bytes: Uint8Array;
   try {
     bytes = (await importGltf(gltfInputOf(req.bytes), target, {}, new MemoryBudget(budget))).bytes;

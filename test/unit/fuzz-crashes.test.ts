@@ -22,6 +22,8 @@ interface Note {
   status: 'open' | 'fixed';
   seed: string;
   mutation: string;
+  /** glTF import inputs: the format they were imported into (an index, see FuzzRequest). */
+  importTarget?: number;
 }
 
 let pool: FuzzPool | undefined;
@@ -42,7 +44,7 @@ describe('fuzz regression inputs', () => {
     }
     it(name, async () => {
       const bytes = new Uint8Array(readFileSync(bin));
-      const r = await getPool().run({ id: 1, format: note.format, bytes, encode: true, memFactor: 32, memSlackBytes: 64 << 20 });
+      const r = await getPool().run({ id: 1, format: note.format, bytes, encode: true, memFactor: 32, memSlackBytes: 64 << 20, importTarget: note.importTarget });
       expect(FAILURES, `${r.outcome}: ${r.message}\n${r.stack ?? ''}`).not.toContain(r.outcome);
     });
   }

@@ -109,6 +109,8 @@ export async function loadSeeds(opts: SeedOptions): Promise<SeedSet> {
     const unregistered = new Map<string, number>();
     const folders = readdirSync(corpusDir).filter((d) => statSync(join(corpusDir, d)).isDirectory()).sort();
     for (const folder of folders) {
+      // glTF files are import seeds (gltfSeeds), not files of a model format.
+      if (folder === 'gltf' && opts.gltf !== false) continue;
       for (const file of corpusFiles(folder)) {
         const size = statSync(file).size;
         if (size > opts.maxBytes) {

@@ -17,6 +17,8 @@ import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
+import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
+import { basename } from 'node:path';
 
 let dir: string;
 beforeEach(async () => {
@@ -187,5 +189,39 @@ describe('proxies moved to another LOD', () => {
     expect(proxies(svc, id, 0).map((p) => p.path)).toEqual(['\\a3\\data_f\\proxies\\lamp', '\\mod\\crate']);
     await plan(svc, id, { kind: 'p3d-proxy-delete', lod: 0, proxy: 1 });
     expect(await saved(svc, id, file)).toEqual(original);
+  });
+});
+
+describe('real MLOD files (corpus)', () => {
+  it.skipIf(!hasCorpus)('deletes and moves the first proxy of every LOD that has one: the other proxies stay where they were, untouched LODs byte for byte, undo gives the file back', async () => {
+    let seen = 0;
+    for (const path of corpusFiles('p3d_mlod')) {
+      const original = new Uint8Array(await readFile(path));
+      const { svc, id, file } = await openBytes(original, basename(path));
+      const lods = (svc.query(id, { kind: 'p3d-lods' }) as { index: number }[]).map((l) => l.index);
+      for (const lod of lods) {
+        const list = proxies(svc, id, lod);
+        if (!list.length) continue;
+        seen++;
+        const others = list.slice(1).map((p) => [p.name, round(p.position), round(p.axes)]);
+        await plan(svc, id, { kind: 'p3d-proxy-delete', lod, proxy: 0 });
+        expect(proxies(svc, id, lod).map((p) => [p.name, round(p.position), round(p.axes)]), `${basename(path)} LOD ${lod}`).toEqual(others);
+        const bytes = await saved(svc, id, file);
+        const a = lodBytes(original);
+        const b = lodBytes(bytes);
+        for (const i of lods) if (i !== lod) expect(b[i], `${basename(path)} LOD ${i}`).toEqual(a[i]);
+        await svc.undo(id);
+        const to = lods.find((i) => i !== lod);
+        if (to !== undefined) {
+          await plan(svc, id, { kind: 'p3d-proxy-lod', lod, proxy: 0, to });
+          const moved = proxies(svc, id, to).slice(-1)[0]!;
+          expect(round(moved.position)).toEqual(round(list[0]!.position));
+          expect(round(moved.axes)).toEqual(round(list[0]!.axes));
+          await svc.undo(id);
+        }
+        expect(await saved(svc, id, file), basename(path)).toEqual(original);
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
 import { openModel, sceneSettled } from './fixtures/viewport.ts';
-import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
+import { buildLod, buildMlod, buildSampleMlod, cube, sampleTags, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
@@ -54,6 +54,21 @@ async function markerPixels(page: Page): Promise<number> {
     let n = 0;
     // 0x9f7aff, blended a little over whatever is behind it.
     for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - 0x9f) < 40 && Math.abs(d[i + 1]! - 0x7a) < 40 && d[i + 2]! > 200) n++;
+    return n;
+  });
+}
+
+/** Pixels of the viewport in the highlight colour (magenta). */
+async function markedPixels(page: Page): Promise<number> {
+  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
+    const tmp = document.createElement('canvas');
+    tmp.width = 240;
+    tmp.height = 160;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0, tmp.width, tmp.height);
+    const d = g.getImageData(0, 0, tmp.width, tmp.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i]! > 170 && d[i + 1]! < 140 && d[i + 2]! > 160) n++;
     return n;
   });
 }
@@ -196,4 +211,40 @@ test('a click on a proxy marker in the viewport selects the proxy (list, tree an
   await page.mouse.click(o.x, o.y);
   await expect(page.locator(`[data-testid=tree-row][data-path='${JSON.stringify(['lods', 0, 'proxies', 0])}']`)).toHaveAttribute('aria-selected', 'true');
   await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+});
+
+test('item 10 holds for MLOD: LODs named as modders know them, face-group paths per LOD, a named selection marked in the viewport', async ({ page, lodsmith }) => {
+  const c = cube(1);
+  const tex = (t: string) => c.faces.map(() => t);
+  // Resolutions of every kind Object Builder shows, each LOD with a texture of its own.
+  const kinds: [number, string][] = [[1, 'Visual 1.000'], [2.5, 'Visual 2.500'], [1e4, 'Shadow Volume 0'], [1e13, 'Geometry'], [1e15, 'Memory'], [6e15, 'View Geometry'], [7e15, 'Fire Geometry']];
+  const doc = buildMlod(kinds.map(([r], i) => buildLod({ resolution: r, ...c, textures: tex(`data\\lod${i}_co.paa`), materials: tex('data\\box.rvmat'), tags: i === 0 ? sampleTags('P3DM', 8, c.faces) : [] })));
+  const abs = join(lodsmith.root, 'kinds.p3d');
+  await writeFile(abs, encodeMlod(doc));
+  await openModel(page, lodsmith.page({ open: 'models/kinds.p3d' }));
+  await expect(page.locator('[data-testid=tree-row][data-kind=lod]')).toHaveText(kinds.map(([, l]) => new RegExp(l.replace('.', '\\.'))));
+  await page.getByRole('button', { name: 'Materials', exact: true }).click();
+  const lod = page.getByRole('combobox', { name: 'LOD', exact: true });
+  await expect(lod.locator('option')).toHaveText(kinds.map(([, l]) => `${l} (6 faces)`));
+  // Per LOD: Fire Geometry's own group, edited there only.
+  await lod.selectOption({ label: 'Fire Geometry (6 faces)' });
+  const t = page.getByRole('textbox', { name: 'Texture of group 1' });
+  await expect(t).toHaveValue('data\\lod6_co.paa');
+  await t.fill('data\\fire_co.paa');
+  await t.press('Enter');
+  await expect(t).toHaveValue('data\\fire_co.paa');
+  // A named selection of Visual 1.000, marked in the viewport when selected.
+  await page.getByRole('button', { name: 'Selections', exact: true }).click();
+  await page.getByRole('combobox', { name: 'LOD', exact: true }).selectOption({ label: 'Visual 1.000' });
+  await expect(page.locator('[data-testid=lod-select]')).toHaveValue('Visual 1.000');
+  await page.locator('[data-testid=frame]').click();
+  await sceneSettled(page);
+  expect(await markedPixels(page)).toBe(0);
+  await page.getByRole('listbox', { name: 'Named selections' }).getByRole('option', { name: /^component01/ }).click();
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveText('component01: 2 points, 1 faces');
+  await expect.poll(() => markedPixels(page)).toBeGreaterThan(100);
+  await page.screenshot({ path: join(SHOTS, 'p3d-mlod-selection.png') });
+  await saveWithKeyboard(page);
+  const back = mlodCodec.decode(new Uint8Array(await readFile(abs))) as MlodDocument;
+  expect(back.lods.map((l) => l.faces.textures)).toEqual(kinds.map((_, i) => [i === 6 ? 'data\\fire_co.paa' : `data\\lod${i}_co.paa`]));
 });

@@ -16,7 +16,7 @@ import type { MlodDocument, SelectionTag } from '../../shared/formats/p3d/mlod/t
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
-import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
+import { buildOdolDocument, buildOdolV7 } from '../../scripts/fixtures/odol.ts';
 import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 import { basename } from 'node:path';
 
@@ -68,6 +68,8 @@ describe('MLOD proxies: add and delete', () => {
     expect(l.pointFlags.length).toBe(11);
     expect(l.faces.vertexCount.length).toBe(7);
     expect(Array.from(l.faces.pointIndex.slice(24, 27))).toEqual([8, 9, 10]);
+    // Object Builder's triangle: the corner at the origin, 2 m up, 1 m forward.
+    expect(Array.from(l.points.slice(24))).toEqual([0, 0, 0, 0, 2, 0, 0, 0, 1]);
     const sel = l.tags.find((t) => t.name === 'proxy:proxy.001') as SelectionTag;
     expect(Array.from(sel.points)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
     expect(Array.from(sel.faces)).toEqual([0, 0, 0, 0, 0, 0, 1]);
@@ -178,6 +180,22 @@ describe('proxies moved to another LOD', () => {
     const a = lodBytes(original);
     const b = lodBytes(bytes);
     for (let i = 2; i < a.length; i++) expect(b[i], `LOD ${i}`).toEqual(a[i]);
+    await svc.undo(id);
+    expect(await saved(svc, id, file)).toEqual(original);
+  });
+
+  it('ODOL v7 (rotation and translation records): the record moves with its transform; undo restores', async () => {
+    const original = buildOdolV7();
+    const { svc, id, file } = await openBytes(original, 'v7.p3d');
+    const [p] = proxies(svc, id, 0);
+    await plan(svc, id, { kind: 'p3d-proxy-edit', lod: 0, proxy: 0, position: [1, 2, 3] });
+    await plan(svc, id, { kind: 'p3d-proxy-lod', lod: 0, proxy: 0, to: 1 });
+    const [q] = proxies(svc, id, 1).slice(-1);
+    expect(q).toMatchObject({ path: p!.path, position: [1, 2, 3], axes: p!.axes });
+    const back = odolCodec.decode(await saved(svc, id, file)) as { lods: { proxies: unknown[] }[] };
+    expect(back.lods[0]!.proxies).toHaveLength(0);
+    expect(back.lods[1]!.proxies).toHaveLength(2);
+    await svc.undo(id);
     await svc.undo(id);
     expect(await saved(svc, id, file)).toEqual(original);
   });

@@ -366,7 +366,8 @@ const shortName = (path: string): string => path.split(/[\\/]/).filter(Boolean).
 
 /**
  * The command that adds a proxy to LOD `lod`, at the model's origin, facing the model's axes.
- * MLOD: a placeholder triangle (y leg 1 m, z leg 0.5 m) and its `proxy:PATH.NNN` selection;
+ * MLOD: a placeholder triangle (y leg 2 m, z leg 1 m, as Object Builder makes one) and its
+ * `proxy:PATH.NNN` selection;
  * ODOL: a proxy record (it names no selection: the binarized LOD has no placeholder for it).
  */
 export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditCommand {
@@ -374,7 +375,7 @@ export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditC
   const label = `Add proxy ${shortName(path)} to LOD ${resolutionLabel(doc.lods[lod]?.resolution ?? Number.NaN)}`;
   if (isMlod(doc)) {
     const l = mlodLod(doc, lod);
-    const commands = mlodProxyCommands(l, lod, { add: { name: nextProxyName(l, path), corners: [[0, 0, 0], [0, 1, 0], [0, 0, 0.5]] } });
+    const commands = mlodProxyCommands(l, lod, { add: { name: nextProxyName(l, path), corners: [[0, 0, 0], [0, 2, 0], [0, 0, 1]] } });
     return { op: 'batch', commands, label };
   }
   odolLod(doc, lod);

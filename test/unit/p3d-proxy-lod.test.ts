@@ -47,6 +47,7 @@ async function plan(svc: DocumentService, id: string, q: Parameters<DocumentServ
   return cmd;
 }
 
+const p3dProxiesOf = (doc: MlodDocument, lod: number) => doc.lods[lod]!.tags.filter((t) => t.name.startsWith('proxy:')).map((t) => t.name);
 const proxies = (svc: DocumentService, id: string, lod: number) => svc.query(id, { kind: 'p3d-proxies', lod }) as P3dProxy[];
 const round = (v: readonly number[]) => v.map((x) => Math.round(x * 1e5) / 1e5 + 0);
 const saved = async (svc: DocumentService, id: string, file: string) => {
@@ -119,6 +120,18 @@ describe('MLOD proxies: add and delete', () => {
     expect(Array.from(l.faces.pointIndex.slice(24, 27))).toEqual([8, 9, 10]);
     const sel = l.tags.find((t) => t.name === 'proxy:\\p\\b.001') as SelectionTag;
     expect(Array.from(sel.faces)).toEqual([0, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('adds to an SP3X LOD (no material, fixed texture fields) and to a LOD without faces, and deletes again to the same bytes', async () => {
+    const original = encodeMlod(buildSampleMlod());
+    const { svc, id, file } = await openBytes(original, 'sp3x.p3d');
+    for (const lod of [1, 3]) {
+      await plan(svc, id, { kind: 'p3d-proxy-add', lod, path: '\\p\\seat' });
+      const doc = mlodCodec.decode(await saved(svc, id, file)) as MlodDocument;
+      expect(p3dProxiesOf(doc, lod), `LOD ${lod}`).toEqual(['proxy:\\p\\seat.001']);
+      await plan(svc, id, { kind: 'p3d-proxy-delete', lod, proxy: 0 });
+    }
+    expect(await saved(svc, id, file)).toEqual(original);
   });
 
   it('numbers a second proxy of the same path after the first', async () => {

@@ -248,3 +248,35 @@ test('item 10 holds for MLOD: LODs named as modders know them, face-group paths 
   const back = mlodCodec.decode(new Uint8Array(await readFile(abs))) as MlodDocument;
   expect(back.lods.map((l) => l.faces.textures)).toEqual(kinds.map((_, i) => [i === 6 ? 'data\\fire_co.paa' : `data\\lod${i}_co.paa`]));
 });
+
+test('a refused proxy edit (a dropped, read-only file) keeps what was typed as a draft with the reason; Escape brings the stored value back', async ({ page, lodsmith }) => {
+  const mlod = await putMlod(lodsmith.root);
+  await page.goto(lodsmith.url);
+  await page.evaluate((data) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(data)], 'dropped_crate.p3d'));
+    for (const type of ['dragenter', 'dragover', 'drop']) document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, Array.from(mlod.bytes));
+  await expect(page.getByRole('tab', { name: /dropped_crate\.p3d, read-only/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+  const list = page.getByRole('listbox', { name: 'Proxies' });
+  await list.getByRole('option').first().click();
+  const x = page.getByRole('textbox', { name: 'Position X' });
+  await expect(x).toHaveValue('0.3');
+  await x.fill('5');
+  await x.press('Enter');
+  await expect(page.locator('[data-testid=p3d-proxy-error]')).toContainText('read-only');
+  // Not written, and not passed off as written: still the user's draft.
+  await expect(x).toHaveValue('5');
+  await expect(x).toHaveAttribute('data-draft', 'true');
+  await x.press('Escape');
+  await expect(x).toHaveValue('0.3');
+  const path = page.getByRole('textbox', { name: 'Proxy model path' });
+  await path.fill('\\mod\\seat');
+  await path.press('Enter');
+  await expect(path).toHaveValue('\\mod\\seat');
+  await expect(path).toHaveAttribute('data-draft', 'true');
+  await path.press('Escape');
+  await expect(path).toHaveValue('\\a3\\data_f\\proxies\\lamp');
+  await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeEnabled();
+});

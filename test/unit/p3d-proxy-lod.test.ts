@@ -134,6 +134,17 @@ describe('MLOD proxies: add and delete', () => {
     expect(await saved(svc, id, file)).toEqual(original);
   });
 
+  it('refuses, before anything is written, an SP3X proxy name longer than its 64-byte field (add and rename)', async () => {
+    const { svc, id } = await openBytes(encodeMlod(withProxy(buildSampleMlod(), 1, '\\p\\a', [0, 0, 0])), 'long.p3d');
+    const long = `\\${'x'.repeat(70)}`;
+    await expect(svc.edit(id, svc.query(id, { kind: 'p3d-proxy-add', lod: 1, path: long }) as EditCommand)).rejects.toThrow(/64 bytes/);
+    await expect(svc.edit(id, svc.query(id, { kind: 'p3d-proxy-edit', lod: 1, proxy: 0, path: long }) as EditCommand)).rejects.toThrow(/64 bytes/);
+    expect(proxies(svc, id, 1).map((p) => p.path)).toEqual(['\\p\\a']);
+    // P3DM names have no such field.
+    await plan(svc, id, { kind: 'p3d-proxy-add', lod: 0, path: long });
+    expect(proxies(svc, id, 0).map((p) => p.path)).toEqual([long]);
+  });
+
   it('numbers a second proxy of the same path after the first', async () => {
     const { svc, id } = await openBytes(encodeMlod(withProxy(buildSampleMlod(), 0, 'proxy', [0, 0, 0])), 'n.p3d');
     await plan(svc, id, { kind: 'p3d-proxy-add', lod: 0 });

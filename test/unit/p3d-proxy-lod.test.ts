@@ -60,7 +60,7 @@ describe('MLOD proxies: add and delete', () => {
     const original = encodeMlod(buildSampleMlod());
     const { svc, id, file } = await openBytes(original, 'box.p3d');
     const cmd = await plan(svc, id, { kind: 'p3d-proxy-add', lod: 0 });
-    expect(cmd.label).toBe('Add proxy proxy to LOD Visual 1.000');
+    expect(cmd.label).toBe('Add a proxy to LOD Visual 1.000');
     const [p] = proxies(svc, id, 0);
     expect(p).toMatchObject({ path: 'proxy', name: 'proxy:proxy.001', position: [0, 0, 0], axes: [1, 0, 0, 0, 1, 0, 0, 0, 1] });
     const bytes = await saved(svc, id, file);

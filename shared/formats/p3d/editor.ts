@@ -372,7 +372,7 @@ const shortName = (path: string): string => path.split(/[\\/]/).filter(Boolean).
  */
 export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditCommand {
   if (path === '' || path.includes('\0')) throw new RangeError('a proxy path is non-empty text without NUL');
-  const label = `Add proxy ${shortName(path)} to LOD ${resolutionLabel(doc.lods[lod]?.resolution ?? Number.NaN)}`;
+  const label = `Add ${path === 'proxy' ? 'a proxy' : `proxy ${shortName(path)}`} to LOD ${resolutionLabel(doc.lods[lod]?.resolution ?? Number.NaN)}`;
   if (isMlod(doc)) {
     const l = mlodLod(doc, lod);
     const commands = mlodProxyCommands(l, lod, { add: { name: nextProxyName(l, path), corners: [[0, 0, 0], [0, 2, 0], [0, 0, 1]] } });

@@ -107,6 +107,7 @@ test('MLOD proxies: add one, rename it, delete another, move it to the Geometry 
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(list.getByRole('option')).toHaveText([/crate/]);
   await expect(page.locator('[data-testid=proxy-label]')).toHaveText([/crate/]);
+  await expect(page.locator('[data-testid=tool-edit-undo]')).toHaveAttribute('title', /^Undo Delete proxy lamp /);
 
   // Move the crate proxy to the Geometry LOD: the editor and the viewport show that LOD, the proxy still selected.
   await list.getByRole('option').first().click();
@@ -122,6 +123,7 @@ test('MLOD proxies: add one, rename it, delete another, move it to the Geometry 
   await expect.poll(() => markerPixels(page)).toBeGreaterThan(3);
   await page.screenshot({ path: join(SHOTS, 'p3d-proxy-moved-lod.png') });
 
+  await expect(page.locator('[data-testid=tool-edit-undo]')).toHaveAttribute('title', /^Undo Move proxy crate to LOD Geometry /);
   // One undo step puts it back in Visual 1.000; redo moves it again.
   await page.locator('[data-testid=tree]').focus();
   await page.keyboard.press('Control+z');

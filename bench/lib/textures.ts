@@ -4,11 +4,14 @@
  * PNG -> PAA of a 2048x2048 picture (goal < 1 s). The BCn encoder is our own (no npm package was
  * usable, see shared/formats/texture/dxt.ts), so its speed is one of these rows.
  */
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
+import { lzo1xCompress, lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
 import { decodeBlocks, encodeBlocks } from '../../shared/formats/texture/dxt.ts';
+import { downsample } from '../../shared/formats/texture/image.ts';
+import { averageColour } from '../../shared/formats/texture/colour.ts';
 import { createPaa, decodePaa, decodePaaMip, encodePaa, mipDataSize } from '../../shared/formats/texture/paa.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 import { corpusFiles, readBytes } from '../../test/helpers/corpus.ts';
@@ -35,6 +38,20 @@ function picture(side: number, alpha: boolean): Uint8Array {
     }
   }
   return d;
+}
+
+interface Squish {
+  compress(rgba: Uint8Array, width: number, height: number, flags: number): Uint8Array;
+  flags: { DXT1: number; ColourRangeFit: number; ColourClusterFit: number };
+}
+
+/** dxt-js (a CommonJS module), or null when it is not installed. */
+function loadSquish(): Squish | null {
+  try {
+    return createRequire(import.meta.url)('dxt-js') as Squish;
+  } catch {
+    return null;
+  }
 }
 
 export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string) => void): Row[] {
@@ -83,12 +100,44 @@ export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string)
   }
 
   log('textures: PNG -> PAA 2048x2048');
+  const encodeRuns = { ...plan, warmup: quick ? 0 : 1, runs: quick ? 1 : 3, minRunMs: 0 };
   for (const alpha of [false, true]) {
     const png = encodePng({ width: side, height: side, data: picture(side, alpha) });
-    const encodeRuns = { ...plan, warmup: quick ? 0 : 1, runs: quick ? 1 : 3, minRunMs: 0 };
     const s = timeIt(() => encodePaa(createPaa(decodePng(png))), encodeRuns);
-    rows.push({ section: 'texture', subject: 'PNG -> PAA', input: `${side}x${side} generated, ${alpha ? 'alpha -> DXT5' : 'opaque -> DXT1'}`, bytes: png.length, metric: 'PNG decode + mips + DXT + LZO + tags', value: s, unit: 's', target: `< ${PNG_TO_PAA_TARGET_S * 1000} ms`, verdict: s < PNG_TO_PAA_TARGET_S ? 'PASS' : 'MISS' });
+    // The stages on their own (what the total is made of), for whoever tunes it next.
+    const img = decodePng(png);
+    const levels = [img];
+    while (Math.min(levels[levels.length - 1]!.width, levels[levels.length - 1]!.height) > 4) levels.push(downsample(levels[levels.length - 1]!));
+    const fmt = alpha ? 'bc3' : 'bc1';
+    const blocks = levels.map((l) => encodeBlocks(fmt, l.data, l.width, l.height));
+    const stage = (f: () => unknown): string => `${(timeIt(f, encodeRuns) * 1000).toFixed(0)}`;
+    const stages = `PNG decode ${stage(() => decodePng(png))} ms, mips ${stage(() => { let l = img; while (Math.min(l.width, l.height) > 4) l = downsample(l); return l; })} ms, ` +
+      `DXT ${stage(() => levels.map((l) => encodeBlocks(fmt, l.data, l.width, l.height)))} ms, LZO ${stage(() => blocks.filter((_, i) => levels[i]!.width > 128).map((b) => lzo1xCompress(b)))} ms, AVGC ${stage(() => averageColour(img))} ms`;
+    rows.push({ section: 'texture', subject: 'PNG -> PAA', input: `${side}x${side} generated, ${alpha ? 'alpha -> DXT5' : 'opaque -> DXT1'}`, bytes: png.length, metric: 'PNG decode + mips + DXT + LZO + tags', value: s, unit: 's', target: `< ${PNG_TO_PAA_TARGET_S * 1000} ms`, verdict: s < PNG_TO_PAA_TARGET_S ? 'PASS' : 'MISS', note: stages });
   }
+
+  // The BC1 encoder against libsquish (dxt-js, its emscripten build): same picture, top level only,
+  // speed and the RGB error after decoding (our decoder for all three).
+  log('textures: BC1 encoders side by side');
+  const pic = picture(side, false);
+  const rmse = (blocks: Uint8Array): string => {
+    decodeBlocks('bc1', blocks, 0, side, side, out);
+    let se = 0;
+    for (let i = 0; i < out.length; i += 4) for (let k = 0; k < 3; k++) se += (out[i + k]! - pic[i + k]!) ** 2;
+    return Math.sqrt(se / (side * side * 3)).toFixed(2);
+  };
+  const candidates: { name: string; encode: () => Uint8Array }[] = [{ name: 'ours (principal axis + refit)', encode: () => encodeBlocks('bc1', pic, side, side) }];
+  const squish = loadSquish();
+  if (squish) {
+    candidates.push({ name: 'dxt-js range fit', encode: () => squish.compress(pic, side, side, squish.flags.DXT1 | squish.flags.ColourRangeFit) });
+    candidates.push({ name: 'dxt-js cluster fit', encode: () => squish.compress(pic, side, side, squish.flags.DXT1 | squish.flags.ColourClusterFit) });
+  }
+  for (const c of candidates) {
+    const once = { warmup: 0, runs: 1, minRunMs: 0 };
+    const s = timeIt(c.encode, c.name.includes('cluster') || quick ? once : encodeRuns);
+    rows.push({ section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: c.name, value: s, unit: 's', verdict: '-', note: `RGB RMSE ${rmse(c.encode())}` });
+  }
+  if (!squish) rows.push({ section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: 'dxt-js', value: null, unit: 's', verdict: 'MISS', note: 'not measured: dxt-js is not installed (a dev dependency)' });
   return rows;
 }
 
@@ -149,7 +198,9 @@ export async function benchTexturedFirstFrame(quick: boolean, log: (s: string) =
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       try {
         await page.addInitScript(TEXTURE_PROBE);
-        await page.goto(`${host.url}&open=${encodeURIComponent(`${basename(dir)}/box.p3d`)}`);
+        // The token is in the address's fragment; the file to open is a query parameter before it.
+        const at = new URL(host.url);
+        await page.goto(`${at.origin}/?open=${encodeURIComponent(`${basename(dir)}/box.p3d`)}${at.hash}`);
         await page.waitForFunction(() => (window as any).__lodsmithTex.drawn.length >= 1 && (window as any).__lodsmithTex.open >= 0, undefined, { timeout: 60_000 }).catch(async (e: Error) => {
           if (process.env.LODSMITH_BENCH_DEBUG) {
             await page.screenshot({ path: join(tmpdir(), 'lodsmith-bench-textured.png') });

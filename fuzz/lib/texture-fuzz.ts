@@ -13,6 +13,9 @@ import {
   decodeTexture, decodeTextureMip, encodeTexture, textureInfo, textureMipCount, validateTexture,
 } from '../../shared/formats/texture/index.ts';
 import { createPaa, decodePaa, decodePaaMip, encodePaa } from '../../shared/formats/texture/paa.ts';
+import { decodeDds, decodeDdsMip } from '../../shared/formats/texture/dds.ts';
+import { decodeTga, decodeTgaImage } from '../../shared/formats/texture/tga.ts';
+import { replaceDds, replaceTga } from '../../shared/formats/texture/rewrite.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 import { mutate, type Seed } from './mutate.ts';
 import { Prng } from './prng.ts';
@@ -52,6 +55,11 @@ export function runTextureInput(bytes: Uint8Array, name: string): { outcome: 'ok
           if (back.width !== img.width || back.data.some((v, k) => v !== img.data[k])) throw new Error('PNG round trip changed the pixels');
           const paa = decodePaa(encodePaa(createPaa(img)));
           decodePaaMip(paa, 0);
+          // Replace from PNG in the file's own format (texture view): the new file decodes, at the picture's size.
+          let replaced: { width: number; height: number } | undefined;
+          if (doc.kind === 'dds' && !doc.cube) replaced = decodeDdsMip(decodeDds(replaceDds(doc, img)), 0);
+          if (doc.kind === 'tga' && (doc.imageType & 7) !== 1) replaced = decodeTgaImage(decodeTga(replaceTga(doc, img)));
+          if (replaced && (replaced.width !== img.width || replaced.height !== img.height)) throw new Error('replace from PNG changed the size');
         }
       }
     });

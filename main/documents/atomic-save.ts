@@ -255,7 +255,9 @@ export async function atomicWriteFile(target: string, bytes: Uint8Array, opts: A
     await removeStaleTemps(file);
     await writeSynced(io, tmp, bytes, mode, () => step('temp-written'));
     await step('temp-synced');
-    const back = new Uint8Array(await io.readFile(tmp));
+    // A view of the Buffer read, not `new Uint8Array(buffer)`, which would copy the whole file again.
+    const read = await io.readFile(tmp);
+    const back = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     if (!sameBytes(back, bytes)) throw new AppErrorException({ code: 'io', message: `The disk returned different bytes than were written to ${tmp}`, file: target });
     opts.verify?.(back);
     if (keepBackup) {

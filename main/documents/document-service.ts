@@ -10,7 +10,7 @@
  */
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { AppError, DocId, DocSnapshot, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EditorSettings, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import { detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
 import { gltfInputOf, IMPORT_TARGETS, importGltf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
@@ -27,16 +27,21 @@ import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { checkWriteTarget, GLTF_EXTENSIONS } from './write-policy.ts';
+import { MAX_TEXTURE_ROOTS, SettingsFile } from './settings.ts';
 import { RecentFiles } from './recent.ts';
 import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
-import { fsLookup, toSlash } from './scene-textures.ts';
+import { applyRvmatStages, fsLookup, toSlash, type MaterialStages } from './scene-textures.ts';
+import { describeStages } from '../../shared/formats/texture/rvmat.ts';
 import { isTextureName } from '../../shared/formats/texture/index.ts';
 import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
 import { TexturePictureCache } from './texture-cache.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { decodeTexture, decodeTextureMip, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
 import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { decodeDds } from '../../shared/formats/texture/dds.ts';
+import { decodeTga } from '../../shared/formats/texture/tga.ts';
+import { replaceDds, replaceTga } from '../../shared/formats/texture/rewrite.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
@@ -78,6 +83,8 @@ export interface DocumentServiceOptions {
    * user's texture folders: a P-drive, unpacked mods). The browser host passes its roots.
    */
   textureRoots?: () => readonly string[];
+  /** Decode the textures a model names as soon as it is opened (the editors; not the CLI). */
+  prefetchTextures?: boolean;
 }
 
 interface HistoryEntry {
@@ -118,6 +125,8 @@ interface OpenDocument {
   revision: number;
   /** Cached encoding of the current state, for `doc:bytes` of a dirty document. */
   encoded?: { revision: number; bytes: Uint8Array };
+  /** The pictures the document embeds by texture name, per revision. */
+  embedded?: { revision: number; map: Map<string, Uint8Array> };
   /** Texture references that resolve nowhere, per revision (Problems entries). */
   textureProblems?: { revision: number; problems: Problem[] };
   /** Serialises operations on one document (a save never interleaves with an edit). */
@@ -131,6 +140,8 @@ interface OpenDocument {
 }
 
 const READ_CHUNK = 4 << 20;
+/** Texture files decoded ahead when a model opens (the picture cache keeps 64). */
+const PREFETCH_TEXTURES = 16;
 /** History labels sent with each snapshot (the newest steps; older ones stay undoable). */
 const HISTORY_SHOWN = 200;
 /** Bounds of `find`: nodes inspected for values, and matches returned. */
@@ -189,6 +200,7 @@ function stepName(cmd: EditCommand, outline: OutlineNode | undefined): string {
 export class DocumentService {
   readonly recent: RecentFiles;
   readonly paths: PathPolicy;
+  private readonly settings: SettingsFile;
   private readonly opts: DocumentServiceOptions;
   private readonly docs = new Map<DocId, OpenDocument>();
   private readonly opening = new Map<string, Promise<DocSnapshot>>();
@@ -199,6 +211,55 @@ export class DocumentService {
     this.opts = opts;
     this.paths = opts.paths ?? new LocalPaths();
     this.recent = new RecentFiles(opts.configDir);
+    this.settings = new SettingsFile(opts.configDir);
+  }
+
+  /** The settings as the renderer shows them (texture folders as the host displays paths). */
+  getSettings(): EditorSettings {
+    return { textureRoots: this.settings.get().textureRoots.map((r) => this.paths.display(r)) };
+  }
+
+  /**
+   * Replaces the settings: each texture folder is resolved through the path policy (the browser
+   * host's roots) and must be an existing folder, else nothing changes. Then every open
+   * document's texture problems are recomputed and sent (`doc:changed`); the renderer reloads
+   * the textures of its preview.
+   */
+  async setSettings(next: EditorSettings): Promise<EditorSettings> {
+    const roots: string[] = [];
+    for (const given of next.textureRoots) {
+      const trimmed = given.trim();
+      if (!trimmed) continue;
+      let abs: string;
+      try {
+        abs = await this.paths.resolve(trimmed, 'list');
+      } catch (e) {
+        throw new AppErrorException({ ...toAppError(e), message: `Texture folder ${trimmed}: ${toAppError(e).message}` });
+      }
+      let dir = false;
+      try {
+        dir = (await stat(abs)).isDirectory();
+      } catch {
+        /* missing */
+      }
+      if (!dir) fail('invalid', `Texture folder ${trimmed} is not an existing folder`);
+      if (!roots.includes(abs)) roots.push(abs);
+    }
+    if (roots.length > MAX_TEXTURE_ROOTS) fail('invalid', `At most ${MAX_TEXTURE_ROOTS} texture folders`);
+    try {
+      await this.settings.set({ textureRoots: roots });
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), code: 'io', message: `Could not save the settings: ${toAppError(e).message}` });
+    }
+    for (const d of this.docs.values()) {
+      d.textureProblems = undefined;
+      try {
+        this.emit('doc:changed', await this.snapshot(d));
+      } catch {
+        /* a document that cannot be shown any more keeps its last snapshot */
+      }
+    }
+    return this.getSettings();
   }
 
   private emit: Emit = (channel, payload) => {
@@ -303,7 +364,9 @@ export class DocumentService {
     if (codec.id === 'grimrock-animation' || codec.id === 'unigine-anim') d.rig = await this.findRig(d);
     this.docs.set(id, d);
     await this.recent.add(display);
-    return this.snapshot(d);
+    const snap = await this.snapshot(d);
+    this.prefetchTextures(d);
+    return snap;
   }
 
   /**
@@ -564,6 +627,7 @@ export class DocumentService {
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
     const scene = this.ownScene(d, lod);
+    this.materialStages(d, scene);
     if (d.rig) return animationOnRig(scene, d.rig.scene, d.rig.fileName);
     if (!d.anims.length) return scene;
     // Named after their file too: the timeline's clip list is where the user picks one.
@@ -1036,7 +1100,8 @@ export class DocumentService {
 
   /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
   private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
-    const roots = (this.opts.textureRoots?.() ?? []).map(toSlash);
+    // The user's texture folders first, then the folders the host was given.
+    const roots = [...this.settings.get().textureRoots, ...(this.opts.textureRoots?.() ?? [])].map(toSlash);
     // Dropped bytes have no folder of their own to resolve against.
     if (d.abs === null) return { kind: 'missing', written };
     return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
@@ -1051,12 +1116,26 @@ export class DocumentService {
     const problems: Problem[] = [];
     if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
       try {
+        const scene = d.codec.toScene(d.tree, {});
+        const stages = this.materialStages(d, scene);
         const seen = new Set<string>();
-        for (const m of d.codec.toScene(d.tree, {}).materials) {
+        for (const m of scene.materials) {
           if (!m.texture || m.textureData || seen.has(m.texture)) continue;
           seen.add(m.texture);
           const r = this.resolveReference(d, m.texture);
           if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+        // What each .rvmat holds beyond the one texture the preview draws.
+        const said = new Set<string>();
+        for (const st of stages) {
+          if (said.has(st.rvmat)) continue;
+          said.add(st.rvmat);
+          if (!st.path) {
+            problems.push({ severity: 'info', message: `material not found: ${st.rvmat} (its stages are not shown)`, where: `material ${st.material}` });
+            continue;
+          }
+          const rest = st.stages.filter((x) => x !== st.drawn);
+          if (rest.length) problems.push({ severity: 'info', message: `material ${st.rvmat}: stages not previewed: ${describeStages(rest)}`, where: `material ${st.material}` });
         }
       } catch {
         /* a model without a scene has no texture references to check */
@@ -1064,6 +1143,17 @@ export class DocumentService {
     }
     d.textureProblems = { revision: d.revision, problems };
     return problems;
+  }
+
+  /**
+   * Reads the P3D materials' .rvmat files (like textures: the texture folders, the model's
+   * folders, by name) and gives each material whose faces name no texture its colour stage.
+   * Nothing for other formats or for dropped documents (no folder to look in).
+   */
+  private materialStages(d: OpenDocument, scene: Scene): MaterialStages[] {
+    if (d.abs === null || (d.codec.id !== 'p3d-mlod' && d.codec.id !== 'p3d-odol')) return [];
+    const roots = [...this.settings.get().textureRoots, ...(this.opts.textureRoots?.() ?? [])].map(toSlash);
+    return applyRvmatStages(scene, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
   }
 
   /**
@@ -1075,14 +1165,28 @@ export class DocumentService {
    * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
    */
   async texture(id: DocId, name: string): Promise<Uint8Array | null> {
-    const d = this.get(id);
+    return this.textureOf(this.get(id), name);
+  }
+
+  /**
+   * The pictures the document embeds, by texture name, built once per revision (a model with
+   * many textures asks for each: the scene is not built again for every one).
+   */
+  private embeddedTextures(d: OpenDocument): Map<string, Uint8Array> {
+    if (d.embedded?.revision === d.revision) return d.embedded.map;
+    const map = new Map<string, Uint8Array>();
     try {
-      const scene = d.codec.toScene(d.tree, {});
-      const m = scene.materials.find((x) => x.texture === name && x.textureData);
-      if (m?.textureData) return this.pictures.browserImage(m.textureData, name);
+      for (const m of d.codec.toScene(d.tree, {}).materials) if (m.texture && m.textureData && !map.has(m.texture)) map.set(m.texture, m.textureData);
     } catch {
-      /* fall back to files */
+      /* no scene: files only */
     }
+    d.embedded = { revision: d.revision, map };
+    return map;
+  }
+
+  private async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
+    const embedded = this.embeddedTextures(d).get(name);
+    if (embedded) return this.pictures.browserImage(embedded, name);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -1104,6 +1208,28 @@ export class DocumentService {
     }
   }
 
+  /**
+   * Starts reading and decoding the texture files a just-opened model names, once the open has
+   * been answered: the renderer asks for them right after the scene, and finds them decoded (or
+   * on their way) instead of waiting for the decode after its first frame. Same cache, same
+   * rules as {@link texture}; failures are left for that call to meet.
+   */
+  private prefetchTextures(d: OpenDocument): void {
+    if (d.abs === null || !this.opts.prefetchTextures) return;
+    setImmediate(() => {
+      let scene: Scene;
+      try {
+        scene = d.codec.toScene(d.tree, {});
+      } catch {
+        return;
+      }
+      this.materialStages(d, scene);
+      const names = new Set<string>();
+      for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
+      for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);
+    });
+  }
+
   /** A texture file on its own: info and one mip as PNG (the texture view). */
   async readTexture(userPath: string, mip: number): Promise<TextureView> {
     const abs = await this.paths.resolve(userPath, 'read');
@@ -1111,7 +1237,8 @@ export class DocumentService {
     const st = await stat(abs);
     if (st.size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
     const bytes = new Uint8Array(await readFile(abs));
-    return this.textureView(abs, bytes, mip);
+    const v = this.textureView(abs, bytes, mip);
+    return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 
   private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
@@ -1130,18 +1257,72 @@ export class DocumentService {
     }
   }
 
-  /** Replaces a PAA/PAC with a new one made from a PNG, written atomically. */
+  /** The bytes each replaced texture file had, newest last (undo of "Replace from PNG"). */
+  private readonly textureUndo = new Map<string, { before: Uint8Array; after: Uint8Array }[]>();
+
+  /**
+   * Replaces a texture file with one made from a PNG, written atomically: PAA/PAC as a new PAA
+   * (`format` or DXT1/DXT5 by alpha), DDS and TGA in the original's own format (rewrite.ts). The
+   * bytes the file had are kept so the replace can be undone (one step per replace).
+   */
   async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
     const abs = await this.paths.resolve(userPath, 'write');
-    if (!/\.pa[ac]$/i.test(abs)) fail('invalid', 'only .paa and .pac textures can be replaced from a PNG');
+    const ext = extname(abs).toLowerCase();
+    if (!['.paa', '.pac', '.dds', '.tga'].includes(ext)) fail('invalid', 'only .paa, .pac, .dds and .tga textures can be replaced from a PNG');
+    let before: Uint8Array;
+    try {
+      if ((await stat(abs)).size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
+      before = new Uint8Array(await readFile(abs));
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, this.paths.display(abs)));
+    }
     let out: Uint8Array;
     try {
-      out = withBudget(MemoryBudget.forInput(png.length), () => encodePaa(createPaa(decodePng(png), format ? { format } : {})));
+      out = withBudget(MemoryBudget.forInput(png.length + before.length), () => {
+        const img = decodePng(png);
+        if (ext === '.dds') return replaceDds(decodeDds(before), img);
+        if (ext === '.tga') return replaceTga(decodeTga(before), img);
+        return encodePaa(createPaa(img, format ? { format } : {}));
+      });
     } catch (e) {
-      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not use that PNG: ${toAppError(e).message}` });
+      throw new AppErrorException({ ...toAppError(e), code: 'decode', message: `Could not replace ${basename(abs)} from that PNG: ${toAppError(e).message}` });
     }
     await atomicWriteFile(abs, out, { io: this.opts.io });
-    return this.textureView(abs, out, 0);
+    const stack = this.textureUndo.get(abs) ?? [];
+    stack.push({ before, after: out });
+    // A few steps per file, and a few files: the bytes of big textures are held in memory.
+    if (stack.length > 4) stack.shift();
+    this.textureUndo.delete(abs);
+    this.textureUndo.set(abs, stack);
+    if (this.textureUndo.size > 8) this.textureUndo.delete(this.textureUndo.keys().next().value!);
+    return this.textureViewWithUndo(abs, out);
+  }
+
+  /** Writes back the bytes a texture file had before its last replace, if it still holds what that replace wrote. */
+  async undoTextureReplace(userPath: string): Promise<TextureView> {
+    const abs = await this.paths.resolve(userPath, 'write');
+    const stack = this.textureUndo.get(abs);
+    const top = stack?.[stack.length - 1];
+    if (!stack || !top) fail('invalid', `${basename(abs)} has no replace to undo`);
+    let now: Uint8Array;
+    try {
+      now = new Uint8Array(await readFile(abs));
+    } catch (e) {
+      throw new AppErrorException(toAppError(e, this.paths.display(abs)));
+    }
+    if (!Buffer.from(now).equals(Buffer.from(top.after))) {
+      this.textureUndo.delete(abs);
+      fail('conflict', `${basename(abs)} changed on disk since it was replaced; nothing was undone`);
+    }
+    await atomicWriteFile(abs, top.before, { io: this.opts.io });
+    stack.pop();
+    if (!stack.length) this.textureUndo.delete(abs);
+    return this.textureViewWithUndo(abs, top.before);
+  }
+
+  private textureViewWithUndo(abs: string, bytes: Uint8Array): TextureView {
+    const v = this.textureView(abs, bytes, 0);
+    return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 
   /**

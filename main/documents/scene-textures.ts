@@ -16,6 +16,7 @@ import {
   conventionalTextureNames, findCaseInsensitive, parseGrimrockMaterials, parseProcedural, parseUnigineMaterials,
   resolveTexture, searchRoots, type ResolveContext, type Resolution, type TextureLookup,
 } from '../../shared/formats/texture/resolve.ts';
+import { colourStage, parseRvmat, type RvmatStage } from '../../shared/formats/texture/rvmat.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 
 /** Native path -> the `/`-separated absolute form the resolver works in. */
@@ -59,7 +60,53 @@ const MAX_TEXTURE_FILE = 256 * 1024 * 1024;
 const SCAN_DIRS = 400;
 const SCAN_FILES = 200;
 
+/** What a material's .rvmat holds, and which of its stages the preview or export draws. */
+export interface MaterialStages {
+  material: string;
+  /** The .rvmat as written, and where it was found (absent: not found or unreadable). */
+  rvmat: string;
+  path?: string;
+  stages: RvmatStage[];
+  /** The stage whose texture was taken because the face names none. */
+  drawn?: RvmatStage;
+}
+
+/** Largest .rvmat read (real ones are a few kB). */
+const MAX_RVMAT = 1 << 20;
+
+/**
+ * Reads the .rvmat of every P3D material (found like a texture: roots, the model's folders, by
+ * name) and, where the face names no texture, gives the material its colour stage's texture
+ * (shared/formats/texture/rvmat.ts). Returns every rvmat's stages so the others can be reported.
+ */
+export function applyRvmatStages(scene: Scene, ctx: ResolveContext, lookup: TextureLookup): MaterialStages[] {
+  const out: MaterialStages[] = [];
+  const parsed = new Map<string, { path?: string; stages: RvmatStage[] }>();
+  for (const m of scene.materials) {
+    if (!m.rvmat) continue;
+    let info = parsed.get(m.rvmat);
+    if (!info) {
+      info = { stages: [] };
+      const r = resolveTexture(m.rvmat, ctx, lookup);
+      if (r.kind === 'file' && /\.rvmat$/i.test(r.path)) {
+        try {
+          if (statSync(r.path).size <= MAX_RVMAT) info = { path: r.path, stages: parseRvmat(readFileSync(r.path, 'utf8')) };
+        } catch {
+          /* unreadable: reported as not found */
+        }
+      }
+      parsed.set(m.rvmat, info);
+    }
+    const drawn = !m.texture && !m.textureData ? colourStage(info.stages) : undefined;
+    if (drawn) m.texture = drawn.texture;
+    out.push({ material: m.name, rvmat: m.rvmat, ...(info.path ? { path: info.path } : {}), stages: info.stages, ...(drawn ? { drawn } : {}) });
+  }
+  return out;
+}
+
 export interface TextureReport {
+  /** Every P3D material's .rvmat stages (which one is drawn, which are not). */
+  materials: MaterialStages[];
   /** Material name, the reference as written, and where it was found. */
   resolved: { material: string; written: string; path: string; via: string }[];
   /** References that found no file (as written), with the material naming them. */
@@ -158,7 +205,7 @@ export function readTexturePicture(path: string, maxMemory?: number): { image: R
 export function attachSceneTextures(scene: Scene, modelPath: string, opts: TextureOptions): TextureReport {
   const lookup = fsLookup();
   const ctx: ResolveContext = { modelDir: toSlash(dirname(modelPath)), roots: opts.roots.map(toSlash) };
-  const report: TextureReport = { resolved: [], missing: [], broken: [] };
+  const report: TextureReport = { materials: applyRvmatStages(scene, ctx, lookup), resolved: [], missing: [], broken: [] };
   const formatId = opts.formatId ?? '';
   let lib: Map<string, string> | undefined;
   const library = (): Map<string, string> => (lib ??= materialLibrary(ctx, lookup, formatId));

@@ -10,7 +10,7 @@ import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { decodeTexture, decodeTextureMip, probeTexture } from '../../shared/formats/texture/index.ts';
 import { encodePng } from '../../shared/formats/texture/png.ts';
 import { decodeDds } from '../../shared/formats/texture/dds.ts';
-import { decodePaa, mipPixels } from '../../shared/formats/texture/paa.ts';
+import { decodePaa, findTag, mipPixels } from '../../shared/formats/texture/paa.ts';
 import { packBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
 
 const PAA_BLOCKS: Record<string, BlockTexture['format']> = { dxt1: 'bc1', dxt2: 'bc2', dxt3: 'bc2', dxt4: 'bc3', dxt5: 'bc3' };
@@ -32,7 +32,9 @@ function blockLevels(bytes: Uint8Array, name: string): BlockTexture | undefined 
       if (m.width !== Math.max(1, top.width >> i) || m.height !== Math.max(1, top.height >> i)) break;
       levels.push(mipPixels(doc, i));
     }
-    return { format, width: top.width, height: top.height, levels };
+    // FLAG: 1 = alpha blended, 2 = alpha tested (cut-out), as the game reads it.
+    const flag = findTag(doc, 'FLAG')?.data[0];
+    return { format, width: top.width, height: top.height, levels, ...(flag === 1 ? { alpha: 'blend' as const } : flag === 2 ? { alpha: 'test' as const } : {}) };
   }
   if (kind === 'dds') {
     const doc = decodeDds(bytes);

@@ -38,6 +38,7 @@ const service = new DocumentService({
   emit,
   samplePath: existsSync(SAMPLE) ? SAMPLE : null,
   gltf: defaultGltfWriter,
+  prefetchTextures: true,
 });
 
 const modelExtensions = () => [...new Set(allFormats().flatMap((f) => f.extensions.map((e) => e.slice(1))))];

@@ -39,6 +39,8 @@ export function installMenu(hooks: MenuHooks, recent: string[]): void {
         { type: 'separator' },
         cmd('Export glTF…', 'file:exportGltf', 'CmdOrCtrl+E'),
         { type: 'separator' },
+        cmd('Settings…', 'file:settings', 'CmdOrCtrl+,'),
+        { type: 'separator' },
         cmd('Close', 'file:close', 'CmdOrCtrl+W'),
         ...(isMac ? [] : [{ type: 'separator' as const }, { role: 'quit' as const }]),
       ],

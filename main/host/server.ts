@@ -120,6 +120,7 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     configDir: opts.configDir, paths, emit, samplePath: opts.samplePath ?? null, ...(opts.gltf ? { gltf: opts.gltf } : {}),
     // The folders the user named are where a model's textures may be looked up (a P-drive, mods).
     textureRoots: () => paths.roots.map((r) => r.real),
+    prefetchTextures: true,
   });
   const notInBrowser = async (): Promise<never> =>
     fail('invalid', 'Native file dialogs are not available in the browser; pick a file from the folder list');

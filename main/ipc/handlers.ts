@@ -24,6 +24,8 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
   return {
     'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots() }),
     'app:recent': () => svc.recentFiles(),
+    'settings:get': () => svc.getSettings(),
+    'settings:set': (r) => svc.setSettings(r),
     'fs:list': (r) => svc.listDir(r.dir),
     'dialog:open': () => platform.openDialog(),
     'dialog:save': (r) => platform.saveDialog(r.suggested),
@@ -55,6 +57,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
     'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
     'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
+    'texture:undo': (r) => svc.undoTextureReplace(r.path),
     'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
     'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };

@@ -61,6 +61,8 @@ const byId = z.object({ id: docId });
 export const requestSchemas = {
   'app:info': none,
   'app:recent': none,
+  'settings:get': none,
+  'settings:set': z.object({ textureRoots: z.array(nonEmpty).max(32) }),
   'fs:list': z.object({ dir: text }),
   'dialog:open': none,
   'dialog:save': z.object({ suggested: text }),
@@ -93,6 +95,7 @@ export const requestSchemas = {
   'doc:animationCandidates': byId,
   'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),
   'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional() }),
+  'texture:undo': z.object({ path: nonEmpty }),
   'doc:newFromGltf': z.object({ bytes, name: nonEmpty, path: nonEmpty, version: text.optional(), anim: text.optional() }),
   'doc:replaceFromGltf': z.object({ id: docId, path: nodePath, bytes, name: nonEmpty }),
 } satisfies { [C in InvokeChannel]: z.ZodType };

@@ -125,9 +125,16 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     }
   };
 
+  const settings = { textureRoots: [] as string[] };
   const handlers: { [C in InvokeChannel]: (req: Req<C>) => Res<C> } = {
     'app:info': () => ({ version: 'fake', host: 'browser', sample: opts.sample ?? null, roots: ['.'] }),
     'app:recent': () => [],
+    // Settings last as long as the fake (no texture files to find in memory anyway).
+    'settings:get': () => ({ textureRoots: [...settings.textureRoots] }),
+    'settings:set': (r) => {
+      settings.textureRoots = [...r.textureRoots];
+      return { textureRoots: [...settings.textureRoots] };
+    },
     'fs:list': ({ dir }) => {
       const prefix = dir === '' || dir === '.' ? '' : `${dir.replace(/\/$/, '')}/`;
       const seen = new Map<string, { name: string; path: string; dir: boolean; size?: number }>();
@@ -271,6 +278,9 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       throw new Error('textures are not available in the demo');
     },
     'texture:replace': () => {
+      throw new Error('textures are not available in the demo');
+    },
+    'texture:undo': () => {
       throw new Error('textures are not available in the demo');
     },
     'doc:exportGltf': () => undefined,

@@ -16,6 +16,7 @@ export const ICONS: Record<string, string> = {
   materials: 'M5.5 9.5a3.5 3.5 0 1 0 0.01 0z M10.5 3a3 3 0 1 0 0.01 0z',
   material: 'M8 2a6 6 0 1 0 0 12A6 6 0 1 0 8 2z M5 6.5a3 3 0 0 1 3-2',
   textures: 'M2 2.5h9v9H2z M5 5.5h9v8.5H5z',
+  settings: 'M8 5.5a2.5 2.5 0 1 0 0.01 0z M8 1.5v2 M8 12.5v2 M1.5 8h2 M12.5 8h2 M3.4 3.4l1.4 1.4 M11.2 11.2l1.4 1.4 M3.4 12.6l1.4-1.4 M11.2 4.8l1.4-1.4',
   texture: 'M2.5 2.5h11v11h-11z M2.5 10.5l3.5-3.5 3 3 2-2 2.5 2.5',
   shader: 'M8 1.5l6 3.5v6l-6 3.5-6-3.5v-6z M8 8.5v6 M8 8.5L2 5 M8 8.5L14 5',
   meshes: 'M2 5l4-2.5L10 5v5l-4 2.5L2 10z M10 5l4 2v5l-4 2.5',

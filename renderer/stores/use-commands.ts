@@ -108,6 +108,7 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     { id: 'file:revert', label: 'Revert to Saved', icon: 'revert', enabled: () => !!docs.active?.dirty, run: () => docs.revert() },
     { id: 'file:newFromGltf', label: 'New from glTF…', keys: 'Ctrl+Shift+I', icon: 'import', run: () => (view.gltfDialog = { file: null }) },
     { id: 'file:exportGltf', label: 'Export glTF Binary…', keys: 'Ctrl+E', icon: 'glb', enabled: hasDoc, run: exportGltf },
+    { id: 'file:settings', label: 'Settings…', keys: 'Ctrl+,', icon: 'settings', run: () => (view.settingsDialog = true) },
     { id: 'file:close', label: 'Close', keys: 'Ctrl+W', icon: 'close', enabled: hasDoc, run: () => docs.active && docs.close(docs.active.id) },
     { id: 'edit:undo', label: 'Undo', keys: 'Ctrl+Z', icon: 'undo', enabled: () => !!docs.active?.canUndo, describe: () => docs.active?.undoLabel, run: () => docs.undo() },
     { id: 'edit:redo', label: 'Redo', keys: 'Ctrl+Y', icon: 'redo', enabled: () => !!docs.active?.canRedo, describe: () => docs.active?.redoLabel, run: () => docs.redo() },

@@ -112,6 +112,13 @@ export const useDocs = defineStore('docs', () => {
     const v = await call('texture:replace', { path: cur.path, png, ...(format ? { format } : {}) }, `Could not replace ${cur.fileName}`);
     if (v) textureView.value = v;
   }
+  /** Undoes the last "Replace from PNG" of the open texture (the file gets its old bytes back). */
+  async function undoTextureReplace(): Promise<void> {
+    const cur = textureView.value;
+    if (!cur?.undo) return;
+    const v = await call('texture:undo', { path: cur.path }, `Could not undo the replace of ${cur.fileName}`);
+    if (v) textureView.value = v;
+  }
   function closeTexture(): void {
     textureView.value = null;
   }
@@ -517,7 +524,7 @@ export const useDocs = defineStore('docs', () => {
     refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, detachAnimation,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,
-    textureView, openTexture, replaceTexture, closeTexture,
+    textureView, openTexture, replaceTexture, undoTextureReplace, closeTexture,
   };
 });
 

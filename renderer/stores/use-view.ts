@@ -44,6 +44,13 @@ export const useView = defineStore('view', () => {
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
   const dialog = ref<'open' | 'saveAs' | 'attach' | null>(null);
+  /** The Settings dialog is open. */
+  const settingsDialog = ref(false);
+  /** Bumped when the texture folders change: the preview loads its textures again. */
+  const textureEpoch = ref(0);
+  function texturesChanged(): void {
+    textureEpoch.value++;
+  }
   /** "New from glTF" dialog: open, with the file dropped on the window if any. */
   const gltfDialog = ref<{ file: File | null } | null>(null);
   /** The live viewport, once mounted (commands such as frame and screenshot use it). */
@@ -83,7 +90,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, proxies, placeholders, shotHelpers, shotSize, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    highlight, rightTab, bottomTab, dialog, gltfDialog, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    highlight, rightTab, bottomTab, dialog, gltfDialog, settingsDialog, textureEpoch, texturesChanged, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

@@ -213,6 +213,24 @@ function makeTexture(src: TextureSource, compressed: boolean): THREE.Texture {
   return t;
 }
 
+let placeholder: THREE.DataTexture | undefined;
+/** The shared 1x1 white map of materials whose texture is on its way. */
+function placeholderTexture(): THREE.DataTexture {
+  if (!placeholder) {
+    placeholder = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
+    placeholder.colorSpace = THREE.SRGBColorSpace;
+    placeholder.wrapS = placeholder.wrapT = THREE.RepeatWrapping;
+    placeholder.needsUpdate = true;
+  }
+  return placeholder;
+}
+
+/** Alpha drawn from the texture: blended (with a small cut-out), cut-out at half, or not at all. */
+function applyTextureAlpha(mat: THREE.MeshPhongMaterial, how: 'blend' | 'test' | undefined): void {
+  mat.transparent = how === 'blend';
+  mat.alphaTest = how === 'blend' ? 0.02 : how === 'test' ? 0.5 : 0;
+}
+
 /** Drops cached texture images (a document was closed or reloaded). */
 export function clearTextureCache(): void {
   textureCache.clear();
@@ -244,20 +262,31 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
       } else return;
       textureCache.set(key, p);
     }
+    // Until the texture arrives the material draws with a 1x1 white map: the first frame then
+    // compiles the shader program the textured frame uses (with a map, and the alpha the name
+    // suggests), so swapping the real texture in costs its upload, not a second compile.
+    mat.map = placeholderTexture();
+    const byName = m.blending === undefined && /_ca(\.[a-z]+)?$/i.test(m.texture ?? '');
+    if (byName) applyTextureAlpha(mat, 'blend');
     void p.then((src) => {
+      // Not found or undecodable: the white map stays (it draws the material colour alone).
       if (!src) return;
       const t = makeTexture(src, opts.compressed ?? false);
       t.colorSpace = THREE.SRGBColorSpace;
       t.wrapS = t.wrapT = THREE.RepeatWrapping;
       t.needsUpdate = true;
       mat.map = t;
-      // Arma's colour-with-alpha textures (`_ca`) are drawn with their alpha unless the material
-      // says how: blended, with a cut-out so hidden texels do not hide what is behind them.
-      if (m.blending === undefined && /_ca(\.[a-z]+)?$/i.test(m.texture ?? '')) {
-        mat.transparent = true;
-        mat.alphaTest = 0.02;
+      // How the alpha is drawn when the material does not say: as the texture file says (a PAA's
+      // FLAG tag: blended or cut-out), else Arma's name rule (`_ca`: colour with alpha, blended
+      // with a cut-out so hidden texels do not hide what is behind them).
+      if (m.blending === undefined) {
+        const said = src.kind === 'blocks' ? src.t.alpha : undefined;
+        const want = said ?? (byName ? 'blend' : undefined);
+        if (want !== (byName ? 'blend' : undefined)) {
+          applyTextureAlpha(mat, want);
+          mat.needsUpdate = true;
+        }
       }
-      mat.needsUpdate = true;
       disposables.push(t);
       opts.onAsync?.();
     });

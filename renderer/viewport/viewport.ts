@@ -115,6 +115,44 @@ export class Viewport {
     this.resize = new ResizeObserver(() => this.fitSize());
     this.resize.observe(canvas.parentElement ?? canvas);
     this.fitSize();
+    this.warmUp();
+  }
+
+  /**
+   * Compiles, while the window waits for its first file, the shader programs a textured model
+   * draws with under the studio lights (a map, opaque / blended with a cut-out / cut-out, both
+   * sides / front only), so the first textured frame of a model does not stop for them. Done
+   * with the browser's parallel compile where it has one; a program that is not used costs
+   * nothing but the compile.
+   */
+  private warmUp(): void {
+    const holder = new THREE.Group();
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(9), 3));
+    g.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(9), 3));
+    g.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(6), 2));
+    const map = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
+    map.colorSpace = THREE.SRGBColorSpace;
+    const mats: THREE.MeshPhongMaterial[] = [];
+    for (const side of [THREE.DoubleSide, THREE.FrontSide]) {
+      for (const alpha of ['none', 'blend', 'test'] as const) {
+        const m = new THREE.MeshPhongMaterial({ map, side, transparent: alpha === 'blend', alphaTest: alpha === 'blend' ? 0.02 : alpha === 'test' ? 0.5 : 0 });
+        mats.push(m);
+        holder.add(new THREE.Mesh(g, m));
+      }
+    }
+    this.scene.add(holder);
+    const done = () => {
+      this.scene.remove(holder);
+      g.dispose();
+      map.dispose();
+      for (const m of mats) m.dispose();
+    };
+    try {
+      void this.renderer.compileAsync(this.scene, this.camera).then(done, done);
+    } catch {
+      done();
+    }
   }
 
   setTextureResolver(r: TextureResolver): void {

@@ -135,6 +135,7 @@ class Exporter {
     mat.setRoughnessFactor(1);
     const extras: Record<string, unknown> = {};
     if (m.texture) extras.texture = m.texture;
+    if (m.rvmat) extras.rvmat = m.rvmat;
     if (m.blending) extras.blending = m.blending;
     if (m.specular) extras.specular = m.specular;
     if (m.shininess !== undefined && Number.isFinite(m.shininess)) extras.shininess = m.shininess;

@@ -10,7 +10,7 @@ import { encodableNames, type WriterOptions } from './common.ts';
 import { ImportError } from './errors.ts';
 import { modelToGrimrock, modelToGrimrockAnimation } from './grimrock.ts';
 import { modelToLodka } from './lodka.ts';
-import { modelToMlod } from './mlod.ts';
+import { modelToMlod, modelToMlodBytes } from './mlod.ts';
 import { gltfToModel, type ImportModel } from './model.ts';
 import { readGltf, type GltfInput } from './read.ts';
 import { modelToUnigineAnim, modelToUnigineMesh } from './unigine.ts';
@@ -32,8 +32,7 @@ export const IMPORT_TARGETS: Readonly<Record<string, FormatId>> = {
 
 export interface ImportResult {
   format: FormatId;
-  /** The document, as its codec decodes it (the editor opens it from the bytes). */
-  doc: object;
+  /** The encoded file (the editor opens it from these bytes, as any file). */
   bytes: Uint8Array;
   warnings: string[];
 }
@@ -79,17 +78,24 @@ export async function importGltf(input: GltfInput, format: FormatId, opts: Write
   const size = input.kind === 'glb' ? input.bytes.length : input.text.length + Object.values(input.resources).reduce((s, b) => s + b.length, 0);
   const b = budget ?? MemoryBudget.forInput(size);
   const readWarnings: string[] = [];
-  const holder: { document?: Document } = { document: await readGltf(input, b, readWarnings) };
+  // Accessors are read as views of the input's bytes where they can be (no copies; the model and
+  // writers only read them): what a large import holds is then the input, the document and the output.
+  const holder: { document?: Document } = { document: await readGltf(input, b, readWarnings, { views: true }) };
   return withBudget(b, () => {
-    // The model holds copies of what it needs: glTF Transform's arrays can go before the writer
+    // The model holds what it needs: glTF Transform's document can go before the writer
     // allocates, and the model (out of scope below) before the encoder does: peak memory of large imports.
-    const { doc, warnings } = ((): { doc: object; warnings: string[] } => {
+    const written = ((): { doc: object; warnings: string[] } | { bytes: Uint8Array; warnings: string[] } => {
       const model = gltfToModel(holder.document!, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
       delete holder.document;
       model.warnings.unshift(...readWarnings);
+      if (format === 'p3d-mlod') {
+        // Written straight to bytes: a P3D's face columns are larger than the file itself.
+        encodableNames(model, 'latin1');
+        return modelToMlodBytes(model, opts);
+      }
       return writeModel(model, format, opts);
     })();
-    const bytes = formatById(format).encode(doc);
-    return { format, doc, bytes, warnings };
+    const bytes = 'bytes' in written ? written.bytes : formatById(format).encode(written.doc);
+    return { format, bytes, warnings: written.warnings };
   });
 }

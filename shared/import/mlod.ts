@@ -22,6 +22,8 @@
 import { parseResolutionName, resolutionKind, resolutionName } from '../formats/p3d/resolution.ts';
 import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from '../formats/p3d/mlod/types.ts';
 import { chargeAllocation } from '../binary/budget.ts';
+import { encodeText } from '../binary/text.ts';
+import { ImportError } from './errors.ts';
 import { requireMeshes, type WriterOptions } from './common.ts';
 import { warnOnce, worldGeometry, type ImportModel } from './model.ts';
 
@@ -39,30 +41,78 @@ function nodeLod(model: ImportModel, n: number): number | undefined {
   return lodResolution(node.extras.lod) ?? lodResolution(node.extras.resolution) ?? lodResolution(node.name);
 }
 
-/** Welds xyz triples by exact value: the unique triples and each input's index among them. */
-function weld(a: Float32Array): { unique: Float32Array; map: Uint32Array } {
-  const n = a.length / 3;
-  const bits = new Uint32Array(a.buffer, a.byteOffset, n * 3);
+/**
+ * Vertices of several arrays seen as one list (global index = an array's base + its own index),
+ * each read with some axes negated: the LOD's points (z negated: P3D is left-handed) or normals
+ * (x and y negated: P3D stores them pointing inward). No concatenated copy is made.
+ */
+class Sources {
+  readonly arrays: Float32Array[] = [];
+  readonly bases: number[] = [];
+  total = 0;
+  readonly neg: readonly [boolean, boolean, boolean];
+  constructor(neg: readonly [boolean, boolean, boolean]) {
+    this.neg = neg;
+  }
+  add(a: Float32Array): void {
+    this.arrays.push(a);
+    this.bases.push(this.total);
+    this.total += a.length / 3;
+  }
+  /** Vertex `g` with the negations applied, into `out` (a float32 scratch, so -0 stays -0). */
+  read(g: number, out: Float32Array): void {
+    let lo = 0, hi = this.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.bases[mid]! <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    const a = this.arrays[lo]!, o = (g - this.bases[lo]!) * 3;
+    out[0] = this.neg[0] ? -a[o]! : a[o]!;
+    out[1] = this.neg[1] ? -a[o + 1]! : a[o + 1]!;
+    out[2] = this.neg[2] ? -a[o + 2]! : a[o + 2]!;
+  }
+}
+
+/** Welds the sources' xyz triples by exact value: how many are unique, the first vertex of each, and each vertex's unique index. */
+function weld(src: Sources, what: string, where: string, scratch?: Int32Array): { count: number; first: Uint32Array; map: Uint32Array; table: Int32Array } {
+  const n = src.total;
   let cap = 16;
   while (cap < n * 2) cap *= 2;
-  const table = new Int32Array(cap).fill(-1);
+  // The hash table of an earlier weld of as many vertices is reused (points, then normals).
+  const reuse = scratch !== undefined && scratch.length === cap;
+  chargeAllocation((reuse ? 0 : cap * 4) + n * 8, `${what} weld`, 0, where);
+  const table = reuse ? scratch.fill(-1) : new Int32Array(cap).fill(-1);
   const map = new Uint32Array(n);
-  const first: number[] = [];
+  const first = new Uint32Array(n);
+  const a = new Float32Array(3), b = new Float32Array(3);
+  const ab = new Uint32Array(a.buffer), bb = new Uint32Array(b.buffer);
+  let count = 0;
   for (let i = 0; i < n; i++) {
-    const x = bits[i * 3]!, y = bits[i * 3 + 1]!, z = bits[i * 3 + 2]!;
+    src.read(i, a);
+    const x = ab[0]!, y = ab[1]!, z = ab[2]!;
     let h = (Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d)) >>> 0;
     for (;;) {
       h &= cap - 1;
       const e = table[h]!;
-      if (e < 0) { table[h] = first.length; map[i] = first.length; first.push(i); break; }
-      const j = first[e]!;
-      if (bits[j * 3] === x && bits[j * 3 + 1] === y && bits[j * 3 + 2] === z) { map[i] = e; break; }
+      if (e < 0) { table[h] = count; map[i] = count; first[count++] = i; break; }
+      src.read(first[e]!, b);
+      if (bb[0] === x && bb[1] === y && bb[2] === z) { map[i] = e; break; }
       h++;
     }
   }
-  const unique = new Float32Array(first.length * 3);
-  first.forEach((j, k) => unique.set(a.subarray(j * 3, j * 3 + 3), k * 3));
-  return { unique, map };
+  return { count, first, map, table };
+}
+
+/** The welded unique triples as one array (the document's points or normals). */
+function uniqueOf(src: Sources, w: { count: number; first: Uint32Array }): Float32Array {
+  const out = new Float32Array(w.count * 3);
+  const v = new Float32Array(3);
+  for (let k = 0; k < w.count; k++) {
+    src.read(w.first[k]!, v);
+    out[k * 3] = v[0]!; out[k * 3 + 1] = v[1]!; out[k * 3 + 2] = v[2]!;
+  }
+  return out;
 }
 
 interface LodBuild {
@@ -133,147 +183,360 @@ function materialPaths(model: ImportModel, i: number): { texture: string; rvmat:
 }
 
 export function modelToMlod(model: ImportModel, opts: WriterOptions = {}): { doc: MlodDocument; warnings: string[] } {
+  const { lods, warnings } = plan(model, opts);
+  return { doc: { signature: 'MLOD', version: 0x101, lods: lods.map(lodDocument), trailing: new Uint8Array(0) }, warnings };
+}
+
+/**
+ * The P3D file of the model, written straight into one buffer of its exact size: the same bytes
+ * the MLOD codec encodes from `modelToMlod`'s document (the tests hold both to that), without the
+ * document's face columns (80 bytes a face) living beside the file (74) — what a large import
+ * would otherwise hold twice.
+ */
+export function modelToMlodBytes(model: ImportModel, opts: WriterOptions = {}): { bytes: Uint8Array; warnings: string[] } {
+  const { lods, warnings } = plan(model, opts);
+  const sizes = lods.map(lodByteSize);
+  const size = 12 + sizes.reduce((a, b) => a + b, 0);
+  chargeAllocation(size, 'P3D file', 0, '');
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  out.set(MLOD_MAGIC, 0);
+  dv.setUint32(4, 0x101, true);
+  dv.setUint32(8, lods.length, true);
+  let o = 12;
+  lods.forEach((l, i) => {
+    const end = writeLodBytes(l, out, dv, o);
+    if (end - o !== sizes[i]) throw new Error(`P3D LOD ${l.name} measured ${sizes[i]} bytes but wrote ${end - o}`);
+    o = end;
+  });
+  return { bytes: out, warnings };
+}
+
+function plan(model: ImportModel, opts: WriterOptions): { lods: LodPrep[]; warnings: string[] } {
   requireMeshes(model);
   void opts;
   const warnings = [...model.warnings];
   if (model.joints.length) warnOnce(warnings, 'P3D models hold no skin: joints and weights are left out (skinned meshes are placed in their rest pose)');
   if (model.clips.length) warnOnce(warnings, 'animations are left out: P3D animations live in model.cfg');
-  const lods = assignLods(model, warnings).map((l) => buildLod(model, l, warnings));
-  return { doc: { signature: 'MLOD', version: 0x101, lods, trailing: new Uint8Array(0) }, warnings };
+  return { lods: assignLods(model, warnings).map((l) => prepareLod(model, l, warnings)), warnings };
 }
 
 /** One LOD of the given resolution holding the whole model (for replacing a LOD of a document). */
 export function mlodLodOf(model: ImportModel, resolution: number, warnings: string[]): MlodLod {
-  return buildLod(model, { resolution, name: resolutionName(resolution), nodes: model.nodes.map((_, i) => i), extras: {} }, warnings);
+  return lodDocument(prepareLod(model, { resolution, name: resolutionName(resolution), nodes: model.nodes.map((_, i) => i), extras: {} }, warnings));
 }
 
-function buildLod(model: ImportModel, l: LodBuild, warnings: string[]): MlodLod {
+interface FacePart {
+  node: number;
+  base: number;
+  tris: Uint32Array;
+  flip: boolean;
+  uvs: Float32Array[];
+  groups: { start: number; count: number; material: number }[];
+  /** Texture and material index of each group (into LodPrep.textures / materials). */
+  ids: { ti: number; mi: number }[];
+}
+
+/** Everything about one LOD except its face columns: welded points and normals, selections, paths. */
+interface LodPrep {
+  model: ImportModel;
+  l: LodBuild;
+  kind: ReturnType<typeof resolutionKind>;
+  name: string;
+  resolution: number;
+  points: Sources;
+  pointWeld: { count: number; first: Uint32Array; map: Uint32Array };
+  normals: Sources;
+  normalWeld: { count: number; first: Uint32Array; map: Uint32Array };
+  parts: FacePart[];
+  loose: { node: number; base: number }[];
+  nFaces: number;
+  nPoints: number;
+  textures: string[];
+  materials: string[];
+  /** Selection name -> [face bytes, point bytes], in the order the tags are written. */
+  selections: Map<string, [Uint8Array, Uint8Array]>;
+  /** Selections of each part (parallel to `parts`). */
+  partSelections: [Uint8Array, Uint8Array][][];
+  /** Further UV sets (set 1...), u/v per face corner. */
+  extraUv: Float32Array[];
+  warnings: string[];
+}
+
+function prepareLod(model: ImportModel, l: LodBuild, warnings: string[]): LodPrep {
   const kind = resolutionKind(l.resolution);
   const pointLod = kind === 'memory' || kind === 'special';
-  // World-space geometry of every mesh node, and lone points, in one array (z negated: P3D is
-  // left-handed), with each vertex's normal in P3D's inward convention beside it.
-  const faceParts: { node: number; base: number; tris: Uint32Array; flip: boolean; uvs: Float32Array[]; groups: { start: number; count: number; material: number }[] }[] = [];
+  const where = `LOD ${l.name}`;
+  // World-space geometry of every mesh node, and lone points, as one list (read with z negated:
+  // P3D is left-handed), with each vertex's normal in P3D's inward convention beside it.
+  const points = new Sources([false, false, true]);
+  const normals = new Sources([true, true, false]);
+  const parts: FacePart[] = [];
   const loose: { node: number; base: number }[] = [];
-  let total = 0;
-  for (const n of l.nodes) {
-    const node = model.nodes[n]!;
-    if (node.mesh !== undefined) total += model.meshes[node.mesh]!.positions.length / 3;
-    else if (pointLod && n !== l.own) total += 1;
-  }
-  const all = new Float32Array(total * 3);
-  const allNormals = new Float32Array(total * 3);
-  let base = 0;
+  const up = Float32Array.of(0, 1, 0);
   for (const n of l.nodes) {
     const node = model.nodes[n]!;
     if (node.mesh !== undefined) {
       const m = model.meshes[node.mesh]!;
       const g = worldGeometry(model, m);
-      all.set(g.positions, base * 3);
-      allNormals.set(g.normals, base * 3);
-      faceParts.push({ node: n, base, tris: m.indices, flip: g.flip, uvs: m.uvs, groups: m.groups });
-      base += g.positions.length / 3;
+      parts.push({ node: n, base: points.total, tris: m.indices, flip: g.flip, uvs: m.uvs, groups: m.groups, ids: [] });
+      points.add(g.positions);
+      normals.add(g.normals);
     } else if (pointLod && n !== l.own) {
-      all.set([node.world[12]!, node.world[13]!, node.world[14]!], base * 3);
-      allNormals[base * 3 + 1] = 1;
-      loose.push({ node: n, base });
-      base += 1;
+      loose.push({ node: n, base: points.total });
+      points.add(Float32Array.of(node.world[12]!, node.world[13]!, node.world[14]!));
+      normals.add(up);
     }
   }
-  for (let i = 0; i < all.length; i += 3) {
-    all[i + 2] = -all[i + 2]!;
-    allNormals[i] = -allNormals[i]!;
-    allNormals[i + 1] = -allNormals[i + 1]!;
-  }
-  const { unique: points, map: pointOf } = weld(all);
-  const nPoints = points.length / 3;
-  const nFaces = faceParts.reduce((s, p) => s + p.tris.length / 3, 0);
-  chargeAllocation(nFaces * 88 + nPoints * 16, 'P3D LOD', 0, `LOD ${l.name}`);
-  const { unique: normals, map: normalOf } = weld(allNormals);
-  const faces = {
-    vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
-    uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: [] as string[], textureIndex: new Uint32Array(nFaces),
-    materials: [] as string[], materialIndex: new Uint32Array(nFaces),
-  };
+  const { table, ...pointWeld } = weld(points, 'P3D point', where);
+  const nPoints = pointWeld.count;
+  const nFaces = parts.reduce((s, p) => s + p.tris.length / 3, 0);
+  const { table: _done, ...normalWeld } = weld(normals, 'P3D normal', where, table);
+  const textures: string[] = [], materials: string[] = [];
   const tId = new Map<string, number>(), mId = new Map<string, number>();
-  const intern = (s: string, table: string[], ids: Map<string, number>): number => {
-    let id = ids.get(s);
-    if (id === undefined) { id = table.length; table.push(s); ids.set(s, id); }
+  const intern = (str: string, table: string[], ids: Map<string, number>): number => {
+    let id = ids.get(str);
+    if (id === undefined) { id = table.length; table.push(str); ids.set(str, id); }
     return id;
   };
-  const maxSets = faceParts.reduce((s, p) => Math.max(s, p.uvs.length), 0);
-  const extraUv = Array.from({ length: Math.max(0, maxSets - 1) }, () => new Float32Array(nFaces * 6));
-  const selFaces = new Map<string, Uint8Array>(), selPoints = new Map<string, Uint8Array>();
+  for (const part of parts) {
+    for (const g of part.groups) {
+      const { texture, rvmat } = materialPaths(model, g.material);
+      part.ids.push({ ti: intern(texture, textures, tId), mi: intern(rvmat, materials, mId) });
+    }
+  }
+  if (materials.length === 0) materials.push('');
+  if (textures.length === 0) textures.push('');
+  // Selections in the order their tags are written: every part's names, then the lone points'.
+  chargeAllocation(nFaces * 4 + nPoints * 4, 'P3D selections', 0, where);
+  const selections = new Map<string, [Uint8Array, Uint8Array]>();
   const select = (name: string): [Uint8Array, Uint8Array] | undefined => {
     if (!name || isSpecialTagName(name)) return undefined;
-    let f = selFaces.get(name), p = selPoints.get(name);
-    if (!f || !p) { f = new Uint8Array(nFaces); p = new Uint8Array(nPoints); selFaces.set(name, f); selPoints.set(name, p); }
-    return [f, p];
+    let sel = selections.get(name);
+    if (!sel) {
+      chargeAllocation(nFaces + nPoints, 'P3D selection', 0, where);
+      sel = [new Uint8Array(nFaces), new Uint8Array(nPoints)];
+      selections.set(name, sel);
+    }
+    return sel;
   };
   const namesOf = (n: number): string[] => {
     const node = model.nodes[n]!;
-    const extra = Array.isArray(node.extras.selections) ? node.extras.selections.filter((s): s is string => typeof s === 'string') : [];
+    const extra = Array.isArray(node.extras.selections) ? node.extras.selections.filter((x): x is string => typeof x === 'string') : [];
     return [...(n === l.own ? [] : [node.name]), ...extra];
   };
-  const masses = new Float32Array(nPoints);
-  let hasMass = false;
+  const partSelections = parts.map((p) => namesOf(p.node).map(select).filter((x) => x !== undefined));
+  for (const lp of loose) {
+    const p = pointWeld.map[lp.base]!;
+    for (const sel of namesOf(lp.node).map(select)) if (sel) sel[1][p] = 1;
+  }
+  const maxSets = parts.reduce((m, p) => Math.max(m, p.uvs.length), 0);
+  chargeAllocation(Math.max(0, maxSets - 1) * nFaces * 24, 'P3D UV sets', 0, where);
+  const extraUv = Array.from({ length: Math.max(0, maxSets - 1) }, () => new Float32Array(nFaces * 6));
+  return {
+    model, l, kind, name: l.name, resolution: l.resolution, points, pointWeld, normals, normalWeld, parts, loose, nFaces, nPoints,
+    textures, materials, selections, partSelections, extraUv, warnings,
+  };
+}
+
+/**
+ * Walks the LOD's faces in file order: `face(fi, part, t, corner)` for each, after which the
+ * selections, extra UV sets and masses are complete. Returns the masses when any node gives one.
+ */
+function eachFace(prep: LodPrep, face: (fi: number, part: FacePart, group: number, t: number, corner: readonly number[]) => void): Float32Array | undefined {
+  const { model, l, pointWeld, parts, nPoints, extraUv, warnings } = prep;
+  const pointOf = pointWeld.map;
+  let masses: Float32Array | undefined;
+  // Which points a part uses (each counted once), only when a mass is spread over them.
+  let stamp: Int32Array | undefined;
   let fi = 0;
-  for (const part of faceParts) {
-    const sels = namesOf(part.node).map(select).filter((s) => s !== undefined);
-    const nodePoints = new Set<number>();
-    for (const g of part.groups) {
-      const { texture, rvmat } = materialPaths(model, g.material);
-      const ti = intern(texture, faces.textures, tId), mi = intern(rvmat, faces.materials, mId);
+  parts.forEach((part, k) => {
+    const sels = prep.partSelections[k]!;
+    const mass = model.nodes[part.node]!.extras.mass;
+    const wantsMass = typeof mass === 'number' && mass > 0;
+    const used: number[] = [];
+    if (wantsMass && !stamp) stamp = new Int32Array(nPoints).fill(-1);
+    const touch = (p: number): void => {
+      for (const [, sp] of sels) sp[p] = 1;
+      if (stamp && wantsMass && stamp[p] !== k) { stamp[p] = k; used.push(p); }
+    };
+    const corner = part.flip ? [0, 2, 1] : [0, 1, 2];
+    part.groups.forEach((g, gi) => {
       for (let t = g.start; t < g.start + g.count; t += 3) {
-        const corner = part.flip ? [0, 2, 1] : [0, 1, 2];
-        for (let k = 0; k < 3; k++) {
-          const v = part.tris[t + corner[k]!]!;
-          const p = pointOf[part.base + v]!;
-          faces.pointIndex[fi * 4 + k] = p;
-          nodePoints.add(p);
-          faces.normalIndex[fi * 4 + k] = normalOf[part.base + v]!;
-          const uv0 = part.uvs[0];
-          if (uv0) { faces.uv[fi * 8 + k * 2] = uv0[v * 2]!; faces.uv[fi * 8 + k * 2 + 1] = uv0[v * 2 + 1]!; }
-          extraUv.forEach((set, s) => {
+        face(fi, part, gi, t, corner);
+        for (let c = 0; c < 3; c++) {
+          const v = part.tris[t + corner[c]!]!;
+          touch(pointOf[part.base + v]!);
+          for (let s = 0; s < extraUv.length; s++) {
             const src = part.uvs[s + 1];
-            if (src) { set[fi * 6 + k * 2] = src[v * 2]!; set[fi * 6 + k * 2 + 1] = src[v * 2 + 1]!; }
-          });
+            if (src) { extraUv[s]![fi * 6 + c * 2] = src[v * 2]!; extraUv[s]![fi * 6 + c * 2 + 1] = src[v * 2 + 1]!; }
+          }
         }
-        faces.textureIndex[fi] = ti;
-        faces.materialIndex[fi] = mi;
         for (const [sf] of sels) sf[fi] = 1;
         fi++;
       }
-    }
+    });
     const mesh = model.meshes[model.nodes[part.node]!.mesh!]!;
-    for (const v of mesh.points ?? []) nodePoints.add(pointOf[part.base + v]!);
-    for (const [, sp] of sels) for (const p of nodePoints) sp[p] = 1;
-    const mass = model.nodes[part.node]!.extras.mass;
-    if (typeof mass === 'number' && mass > 0 && nodePoints.size) {
-      if (resolutionKind(l.resolution) !== 'geometry') warnOnce(warnings, `node "${model.nodes[part.node]!.name}": extras.mass is used in geometry LODs only`);
+    for (const v of mesh.points ?? []) touch(pointOf[part.base + v]!);
+    if (wantsMass && used.length) {
+      if (prep.kind !== 'geometry') warnOnce(warnings, `node "${model.nodes[part.node]!.name}": extras.mass is used in geometry LODs only`);
       else {
-        for (const p of nodePoints) masses[p] = masses[p]! + mass / nodePoints.size;
-        hasMass = true;
+        masses ??= new Float32Array(nPoints);
+        for (const p of used) masses[p] = masses[p]! + (mass as number) / used.length;
       }
     }
-  }
-  for (const lp of loose) {
-    const p = pointOf[lp.base]!;
-    for (const s of namesOf(lp.node).map(select)) if (s) s[1][p] = 1;
-  }
+  });
   const lodMass = l.extras.mass;
-  if (typeof lodMass === 'number' && lodMass > 0 && kind === 'geometry' && !hasMass && nPoints) {
-    masses.fill(lodMass / nPoints);
-    hasMass = true;
-  }
-  if (faces.materials.length === 0) faces.materials.push('');
-  if (faces.textures.length === 0) faces.textures.push('');
+  if (typeof lodMass === 'number' && lodMass > 0 && prep.kind === 'geometry' && !masses && nPoints) masses = new Float32Array(nPoints).fill(lodMass / nPoints);
+  return masses;
+}
+
+/** The tags after the faces, in order (selections, mass, UV sets, end). */
+function lodTags(prep: LodPrep, masses: Float32Array | undefined): MlodTag[] {
   const tags: MlodTag[] = [];
-  for (const [name, f] of selFaces) tags.push({ type: 'selection', name, active: 1, points: selPoints.get(name)!, faces: f });
-  if (hasMass) tags.push({ type: 'mass', name: '#Mass#', active: 1, masses });
-  extraUv.forEach((uv, s) => tags.push({ type: 'uvset', name: '#UVSet#', active: 1, setId: s + 1, uv }));
+  for (const [name, [faces, points]] of prep.selections) tags.push({ type: 'selection', name, active: 1, points, faces });
+  if (masses) tags.push({ type: 'mass', name: '#Mass#', active: 1, masses });
+  prep.extraUv.forEach((uv, s) => tags.push({ type: 'uvset', name: '#UVSet#', active: 1, setId: s + 1, uv }));
   tags.push({ type: 'end', name: END_OF_FILE, active: 1, data: new Uint8Array(0) });
+  return tags;
+}
+
+/** The LOD as the MLOD codec's document holds it (face columns). */
+function lodDocument(prep: LodPrep): MlodLod {
+  const { nFaces, nPoints, pointWeld, normalWeld } = prep;
+  chargeAllocation(nFaces * 88 + nPoints * 16, 'P3D LOD', 0, `LOD ${prep.name}`);
+  const faces = {
+    vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
+    uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: prep.textures, textureIndex: new Uint32Array(nFaces),
+    materials: prep.materials, materialIndex: new Uint32Array(nFaces),
+  };
+  const masses = eachFace(prep, (fi, part, gi, t, corner) => {
+    const uv0 = part.uvs[0];
+    for (let c = 0; c < 3; c++) {
+      const v = part.tris[t + corner[c]!]!;
+      faces.pointIndex[fi * 4 + c] = pointWeld.map[part.base + v]!;
+      faces.normalIndex[fi * 4 + c] = normalWeld.map[part.base + v]!;
+      if (uv0) { faces.uv[fi * 8 + c * 2] = uv0[v * 2]!; faces.uv[fi * 8 + c * 2 + 1] = uv0[v * 2 + 1]!; }
+    }
+    faces.textureIndex[fi] = part.ids[gi]!.ti;
+    faces.materialIndex[fi] = part.ids[gi]!.mi;
+  });
   return {
     signature: 'P3DM', headerSize: 28, version: 0x100, flags: 0, headerExtra: new Uint8Array(0),
-    points, pointFlags: new Uint32Array(nPoints), normals, faces, tags, resolution: l.resolution,
+    points: uniqueOf(prep.points, pointWeld), pointFlags: new Uint32Array(nPoints), normals: uniqueOf(prep.normals, normalWeld), faces,
+    tags: lodTags(prep, masses), resolution: prep.resolution,
   };
+}
+
+// ---- the same LOD written as bytes (the layout encodeMlod writes for a P3DM LOD) ----
+
+const MLOD_MAGIC = encodeText('MLOD');
+const P3DM = encodeText('P3DM');
+const TAGG = encodeText('TAGG');
+const FACE_RECORD = 72;
+
+/** `texture NUL material NUL`: what follows each face record in a P3DM LOD. */
+function faceTail(prep: LodPrep, ti: number, mi: number): Uint8Array {
+  const t = encodeText(prep.textures[ti]!), m = encodeText(prep.materials[mi]!);
+  const out = new Uint8Array(t.length + m.length + 2);
+  out.set(t, 0);
+  out.set(m, t.length + 1);
+  return out;
+}
+
+function tagName(name: string): Uint8Array {
+  const b = encodeText(name);
+  if (b.includes(0)) throw new ImportError(`the name "${name}" holds a NUL character`, 'nodes');
+  return b;
+}
+
+/** Bytes of one tag written from its fields (the codec's layout for P3DM tags). */
+function tagBytes(tag: MlodTag): number {
+  const head = 1 + tagName(tag.name).length + 1 + 4;
+  switch (tag.type) {
+    case 'selection': return head + tag.points.length + tag.faces.length;
+    case 'mass': return head + tag.masses.byteLength;
+    case 'uvset': return head + 4 + tag.uv.byteLength;
+    default: return head;
+  }
+}
+
+function lodByteSize(prep: LodPrep): number {
+  let size = 28 + prep.nPoints * 16 + prep.normalWeld.count * 12 + TAGG.length + 4;
+  for (const part of prep.parts) {
+    part.groups.forEach((g, gi) => {
+      const tail = faceTail(prep, part.ids[gi]!.ti, part.ids[gi]!.mi);
+      size += (g.count / 3) * (FACE_RECORD + tail.length);
+    });
+  }
+  // Tag sizes do not depend on the masses' values, only on whether there are any.
+  for (const tag of lodTags(prep, willHaveMass(prep) ? new Float32Array(prep.nPoints) : undefined)) size += tagBytes(tag);
+  return size;
+}
+
+/** Whether eachFace will return masses (without walking the faces). */
+function willHaveMass(prep: LodPrep): boolean {
+  if (prep.kind !== 'geometry' || !prep.nPoints) return false;
+  const m = prep.model;
+  // eachFace spreads a node's mass when the node has any point: a face, or a loose mesh point.
+  const partMass = prep.parts.some((p) => {
+    const mass = m.nodes[p.node]!.extras.mass;
+    const looseCount = m.meshes[m.nodes[p.node]!.mesh!]!.points?.length ?? 0;
+    return typeof mass === 'number' && mass > 0 && (looseCount > 0 || p.groups.some((g) => g.count >= 3));
+  });
+  const lodMass = prep.l.extras.mass;
+  return partMass || (typeof lodMass === 'number' && lodMass > 0);
+}
+
+function writeLodBytes(prep: LodPrep, out: Uint8Array, dv: DataView, start: number): number {
+  const { nFaces, nPoints, pointWeld, normalWeld } = prep;
+  let o = start;
+  const u32 = (v: number): void => { dv.setUint32(o, v, true); o += 4; };
+  out.set(P3DM, o); o += 4;
+  u32(28); u32(0x100); u32(nPoints); u32(normalWeld.count); u32(nFaces); u32(0);
+  // Points: x, y, z (as bits, so -0 and NaN payloads stay) and flags 0; then the normals.
+  const v = new Float32Array(3), bits = new Uint32Array(v.buffer);
+  for (let k = 0; k < nPoints; k++) {
+    prep.points.read(pointWeld.first[k]!, v);
+    u32(bits[0]!); u32(bits[1]!); u32(bits[2]!); u32(0);
+  }
+  for (let k = 0; k < normalWeld.count; k++) {
+    prep.normals.read(normalWeld.first[k]!, v);
+    u32(bits[0]!); u32(bits[1]!); u32(bits[2]!);
+  }
+  const tails = prep.parts.map((part) => part.ids.map((id) => faceTail(prep, id.ti, id.mi)));
+  const uvBits = prep.parts.map((part) => (part.uvs[0] ? new Uint32Array(part.uvs[0].buffer, part.uvs[0].byteOffset, part.uvs[0].length) : undefined));
+  let partIndex = -1, lastPart: FacePart | undefined;
+  const masses = eachFace(prep, (_fi, part, gi, t, corner) => {
+    if (part !== lastPart) { lastPart = part; partIndex = prep.parts.indexOf(part); }
+    const uv = uvBits[partIndex];
+    u32(3);
+    for (let c = 0; c < 3; c++) {
+      const vi = part.tris[t + corner[c]!]!;
+      u32(pointWeld.map[part.base + vi]!);
+      u32(normalWeld.map[part.base + vi]!);
+      u32(uv ? uv[vi * 2]! : 0);
+      u32(uv ? uv[vi * 2 + 1]! : 0);
+    }
+    u32(0); u32(0); u32(0); u32(0); // the unused fourth vertex slot
+    u32(0); // face flags
+    const tail = tails[partIndex]![gi]!;
+    out.set(tail, o);
+    o += tail.length;
+  });
+  out.set(TAGG, o); o += 4;
+  for (const tag of lodTags(prep, masses)) {
+    out[o++] = 1;
+    const name = tagName(tag.name);
+    out.set(name, o); o += name.length + 1;
+    const body = (a: ArrayBufferView): void => { out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o); o += a.byteLength; };
+    switch (tag.type) {
+      case 'selection': u32(nPoints + nFaces); body(tag.points); body(tag.faces); break;
+      case 'mass': u32(4 * nPoints); body(tag.masses); break;
+      case 'uvset': u32(4 + 8 * nFaces * 3); u32(tag.setId); body(tag.uv); break;
+      default: u32(0);
+    }
+  }
+  dv.setFloat32(o, prep.resolution, true);
+  return o + 4;
 }

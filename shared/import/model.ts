@@ -18,6 +18,7 @@ import type { Accessor, Document, Material, Mesh, Node as GNode, Primitive, Skin
 import { chargeAllocation } from '../binary/budget.ts';
 import type { Mat4 } from '../scene/scene.ts';
 import { ImportError } from './errors.ts';
+import { isInputView } from './read.ts';
 import { composeTRS, decompose, IDENTITY, invertSafe, multiply } from './math.ts';
 
 export interface ImportNode {
@@ -450,6 +451,13 @@ function poseSkinned(im: ImportMesh, skin: Skin, model: ImportModel, nodeIndex: 
   const remap = joints.map((j) => jointOfNode.get(nodeIndex.get(j)!)!);
   const n = im.positions.length / 3;
   const inf = sk.influences;
+  // Posed in place: arrays read as views of the input file are copied first (never written to).
+  for (const k of ['positions', 'normals'] as const) {
+    if (isInputView(im[k])) {
+      chargeAllocation(im[k].byteLength, 'skinned mesh posed', 0, im.path);
+      im[k] = im[k].slice();
+    }
+  }
   const P = im.positions, N = im.normals;
   let unweighted = 0;
   const m = new Array<number>(12);

@@ -10,7 +10,7 @@
  * No file system here: the caller hands over the bytes of a `.glb`, or the JSON text of a `.gltf`
  * with the bytes of the external files its buffers name (see `externalUris`).
  */
-import { Logger, WebIO, type Document, type JSONDocument } from '@gltf-transform/core';
+import { Extension, Logger, WebIO, type Document, type JSONDocument, type ReaderContext } from '@gltf-transform/core';
 import { chargeAllocation, withBudget, type MemoryBudget } from '../binary/budget.ts';
 import { ImportError } from './errors.ts';
 
@@ -20,6 +20,24 @@ export type GltfInput =
   | { kind: 'gltf'; text: Uint8Array; resources: Record<string, Uint8Array> };
 
 const COMPONENT_SIZE: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Uint32Array | Float32Array;
+const COMPONENT_ARRAY: Record<number, new (b: ArrayBufferLike, offset: number, length: number) => ViewArray> = {
+  5120: Int8Array, 5121: Uint8Array, 5122: Int16Array, 5123: Uint16Array, 5125: Uint32Array, 5126: Float32Array,
+};
+
+/**
+ * Accessor arrays that are views of the caller's input bytes (see `readGltf`'s `views`), not
+ * copies. Nothing may write to them: code that changes an array in place copies it first.
+ */
+const inputViews = new WeakSet<ArrayBufferView>();
+
+/** True when `a` is a view of the glTF input's bytes (read only: copy it before changing it). */
+export function isInputView(a: ArrayBufferView): boolean {
+  return inputViews.has(a);
+}
+
+/** Name of the private reader hook that hands glTF Transform the views (never written to a file). */
+const VIEWS_HOOK = 'LODSMITH_accessor_views';
 const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 
 interface Json {
@@ -83,10 +101,10 @@ function base64Length(uri: string): number {
 }
 
 /**
- * Checks buffers, views and accessors against the bytes behind them and charges what reading
- * will allocate. Throws ImportError (glTF path) or BudgetError.
+ * Checks buffers, views and accessors against the bytes behind them; returns each accessor's
+ * data size. Throws ImportError (glTF path).
  */
-function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number | undefined): void {
+function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number | undefined): number[] {
   const asset = json.asset?.version;
   if (typeof asset !== 'string' || !asset.startsWith('2.')) throw new ImportError(`asset.version is ${JSON.stringify(asset)}; only glTF 2.x is read`, 'asset');
   // KHR_mesh_quantization only allows integer attribute types, which the model reads (normalised
@@ -112,8 +130,7 @@ function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number 
       throw new ImportError(`bytes ${String(v.byteOffset ?? 0)}..${String(v.byteOffset ?? 0)}+${String(v.byteLength)} lie outside buffer ${b} (${bufLen[b]} bytes)`, `bufferViews[${i}]`);
     }
   });
-  let total = 0;
-  (json.accessors ?? []).forEach((a, i) => {
+  return (json.accessors ?? []).map((a, i) => {
     const path = `accessors[${i}]`;
     const count = int(a.count);
     const comp = COMPONENT_SIZE[a.componentType as number];
@@ -129,28 +146,89 @@ function checkJson(json: Json, bufferBytes: (i: number, uri: unknown) => number 
       const need = count === 0 ? 0 : off + stride * (count - 1) + elem;
       if (off < 0 || need > (int(view.byteLength) ?? 0)) throw new ImportError(`${count} elements of ${elem} bytes (stride ${stride}) from offset ${String(a.byteOffset ?? 0)} run past the end of bufferView ${vi} (${String(view.byteLength)} bytes)`, path);
     }
-    total += count * elem;
+    return count * elem;
   });
-  // glTF Transform copies accessor data out of the buffers into typed arrays of their own.
+}
+
+/** glTF Transform copies accessor data out of the buffers into typed arrays of their own: all but the views. */
+function chargeAccessorCopies(sizes: readonly number[], views: ReadonlyMap<number, unknown>): void {
+  let total = 0;
+  sizes.forEach((n, i) => (total += views.has(i) ? 0 : n));
   chargeAllocation(total, 'glTF accessor data', 0, 'accessors');
+}
+
+/**
+ * Accessors whose data can be read in place, as typed-array views of the buffer bytes the
+ * caller holds: tightly packed (no stride other than the element's), not sparse, and aligned in
+ * memory for their component type. For those, the accessor definition handed to glTF Transform
+ * loses its `bufferView` (so it copies nothing) and a reader hook gives it the view instead.
+ * Called after `checkJson`, so every range is known to lie inside its buffer.
+ */
+function viewableAccessors(json: Json, bufferOf: (i: number) => Uint8Array | undefined): Map<number, ViewArray> {
+  const out = new Map<number, ViewArray>();
+  const views = json.bufferViews ?? [];
+  (json.accessors ?? []).forEach((a, i) => {
+    if (a.bufferView === undefined || a.sparse !== undefined) return;
+    const view = views[a.bufferView as number]!;
+    const comp = COMPONENT_SIZE[a.componentType as number]!;
+    const dim = TYPE_SIZE[a.type as string]!;
+    // Matrices of 1- and 2-byte components have padded columns: glTF Transform reads those itself.
+    if (dim === 4 && a.type !== 'VEC4' && comp < 4) return;
+    if (dim === 9 && comp < 4) return;
+    const stride = int(view.byteStride);
+    if (stride !== undefined && stride !== comp * dim) return;
+    const buf = bufferOf(view.buffer as number);
+    if (!buf) return;
+    const start = (int(view.byteOffset ?? 0) ?? 0) + (int(a.byteOffset ?? 0) ?? 0);
+    const bytes = (a.count as number) * dim * comp;
+    // checkJson lets an empty accessor name any offset; only ranges inside the bytes become views.
+    if (bytes === 0 || start + bytes > buf.length) return;
+    const offset = buf.byteOffset + start;
+    if (offset % comp) return;
+    const arr = new COMPONENT_ARRAY[a.componentType as number]!(buf.buffer, offset, (a.count as number) * dim);
+    inputViews.add(arr);
+    out.set(i, arr);
+    delete a.bufferView;
+    delete a.byteOffset;
+  });
+  return out;
+}
+
+/** A glTF Transform extension class whose only job is to put `views` in place while reading. */
+function viewsHook(views: Map<number, ViewArray>): typeof Extension {
+  return class AccessorViews extends Extension {
+    static override readonly EXTENSION_NAME = VIEWS_HOOK;
+    override readonly extensionName = VIEWS_HOOK;
+    override read(context: ReaderContext): this {
+      // Runs before glTF Transform fills accessors without a bufferView with zeros.
+      for (const [i, arr] of views) context.accessors[i]!.setArray(arr);
+      return this;
+    }
+    override write(): this {
+      return this;
+    }
+  };
 }
 
 /**
  * Reads glTF bytes into a Document. Sync checks (and budget charges) run under `budget`; glTF
  * Transform's own read then runs on data already known to fit.
  */
-export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings: string[] = []): Promise<Document> {
+export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings: string[] = [], opts: { views?: boolean } = {}): Promise<Document> {
   // glTF Transform's notes (an optional extension it skips...) become import warnings, not console output.
   const logger = new Logger(Logger.Verbosity.WARN);
   logger.warn = (text: string): void => void warnings.push(text.replace(/\.$/, ''));
   logger.error = (text: string): void => void warnings.push(text.replace(/\.$/, ''));
   const io = new WebIO().setLogger(logger);
   let jsonDoc: JSONDocument;
+  let views = new Map<number, ViewArray>();
   if (input.kind === 'glb') {
     const { json, bin } = withBudget(budget, () => {
       const s = splitGlb(input.bytes);
-      checkJson(s.json, (i, uri) => (i === 0 && uri === undefined ? s.bin?.length : typeof uri === 'string' && uri.startsWith('data:') ? base64Length(uri) : undefined));
+      const sizes = checkJson(s.json, (i, uri) => (i === 0 && uri === undefined ? s.bin?.length : typeof uri === 'string' && uri.startsWith('data:') ? base64Length(uri) : undefined));
       for (const b of s.json.buffers ?? []) if (typeof b.uri === 'string' && b.uri.startsWith('data:')) chargeAllocation(base64Length(b.uri), 'glTF data URI', 0, 'buffers');
+      if (opts.views) views = viewableAccessors(s.json, (i) => (i === 0 && s.json.buffers?.[0]?.uri === undefined ? s.bin : undefined));
+      chargeAccessorCopies(sizes, views);
       return s;
     });
     const resources: Record<string, Uint8Array> = {};
@@ -160,8 +238,15 @@ export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings:
   } else {
     const json = withBudget(budget, () => {
       const j = parseJson(input.text);
-      checkJson(j, (_i, uri) => (typeof uri !== 'string' ? undefined : uri.startsWith('data:') ? base64Length(uri) : input.resources[uri]?.length));
+      const sizes = checkJson(j, (_i, uri) => (typeof uri !== 'string' ? undefined : uri.startsWith('data:') ? base64Length(uri) : input.resources[uri]?.length));
       for (const b of j.buffers ?? []) if (typeof b.uri === 'string' && b.uri.startsWith('data:')) chargeAllocation(base64Length(b.uri), 'glTF data URI', 0, 'buffers');
+      if (opts.views) {
+        views = viewableAccessors(j, (i) => {
+          const uri = j.buffers?.[i]?.uri;
+          return typeof uri === 'string' && !uri.startsWith('data:') ? input.resources[uri] : undefined;
+        });
+      }
+      chargeAccessorCopies(sizes, views);
       return j;
     });
     const resources: Record<string, Uint8Array> = {};
@@ -172,7 +257,11 @@ export async function readGltf(input: GltfInput, budget: MemoryBudget, warnings:
   // Core glTF Transform reads quantized (integer) attributes as they are; it only refuses the
   // extension's name, which carries no data of its own.
   const j = jsonDoc.json as { extensionsRequired?: string[]; extensionsUsed?: string[] };
-  for (const k of ['extensionsRequired', 'extensionsUsed'] as const) if (Array.isArray(j[k])) j[k] = j[k].filter((x) => x !== 'KHR_mesh_quantization');
+  for (const k of ['extensionsRequired', 'extensionsUsed'] as const) if (Array.isArray(j[k])) j[k] = j[k].filter((x) => x !== 'KHR_mesh_quantization' && x !== VIEWS_HOOK);
+  if (views.size) {
+    j.extensionsUsed = [...(j.extensionsUsed ?? []), VIEWS_HOOK];
+    io.registerExtensions([viewsHook(views)]);
+  }
   try {
     return await io.readJSON(jsonDoc);
   } catch (e) {

@@ -102,10 +102,26 @@ export interface SaveOptions {
   overwriteChanged?: boolean;
 }
 
+/** The editor's settings kept by the main process between sessions. */
+export interface EditorSettings {
+  /**
+   * Texture folders (a P-drive, unpacked mods), searched in this order for the textures every
+   * open model names, before the model's own folder and its parents. Paths as the host shows them.
+   */
+  textureRoots: string[];
+}
+
 /** Request -> response for every invoke channel. */
 export interface InvokeMap {
   'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[] } };
   'app:recent': { req: void; res: string[] };
+  'settings:get': { req: void; res: EditorSettings };
+  /**
+   * Replaces the settings. Every texture folder must be an existing folder the host may read
+   * (else an 'invalid' or 'denied' error naming it, and nothing changes). Open documents'
+   * problems are recomputed and sent as `doc:changed`.
+   */
+  'settings:set': { req: EditorSettings; res: EditorSettings };
   /** Lists a folder (browser host: only inside the allowed roots). */
   'fs:list': { req: { dir: string }; res: FileEntry[] };
   /** Electron: native open dialog; browser host: not available (use fs:list). */
@@ -172,8 +188,14 @@ export interface InvokeMap {
   'doc:animationCandidates': { req: { id: DocId }; res: AnimationCandidate[] };
   /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
   'texture:read': { req: { path: string; mip?: number }; res: TextureView };
-  /** Replaces a PAA/PAC with a new one made from a PNG (full mip chain and tags); answers the new view of mip 0. */
+  /**
+   * Replaces a texture file with one made from a PNG, written atomically: a PAA/PAC as a new PAA
+   * (full mip chain and tags; `format` picks its type), a DDS or TGA in the original's own format
+   * (docs/textures.md). Answers the new view of mip 0, which can be undone.
+   */
   'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888' }; res: TextureView };
+  /** Undoes the last replace of this texture file: the bytes it had are written back (refused if the file changed since). */
+  'texture:undo': { req: { path: string }; res: TextureView };
 }
 
 /** What the texture view shows: the texture's facts (as `lodsmith info --json`) and one mip as PNG. */
@@ -192,6 +214,8 @@ export interface TextureView {
   };
   mip: number;
   png: Uint8Array;
+  /** A replace of this file can be undone (the label names it). */
+  undo?: string;
 }
 
 /** Main -> renderer events. */
@@ -212,11 +236,11 @@ export type Req<C extends InvokeChannel> = InvokeMap[C]['req'];
 export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 
 export const INVOKE_CHANNELS = [
-  'app:info', 'app:recent', 'fs:list', 'dialog:open', 'dialog:save',
+  'app:info', 'app:recent', 'settings:get', 'settings:set', 'fs:list', 'dialog:open', 'dialog:save',
   'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
-  'texture:read', 'texture:replace',
+  'texture:read', 'texture:replace', 'texture:undo',
   'doc:attachAnimation', 'doc:detachAnimation', 'doc:animationCandidates',
 ] as const satisfies readonly InvokeChannel[];
 

@@ -96,6 +96,8 @@ export interface SceneMaterial {
   texture?: string;
   /** Embedded texture image bytes (e.g. LODka TXTR), if any. */
   textureData?: Uint8Array;
+  /** P3D: the material file (.rvmat) as written; its colour stage is the texture when the face names none. */
+  rvmat?: string;
   blending?: 'opaque' | 'blend' | 'additive' | 'alphaTest' | 'modulate';
   doubleSided?: boolean;
   source?: NodePath;

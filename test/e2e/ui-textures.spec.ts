@@ -149,6 +149,56 @@ test('a PAA opened on its own: mips, channels, tags, export PNG, replace from PN
   await expect(viewer).toHaveCount(0);
 });
 
+test('a DDS and a TGA are replaced from PNG in their own format, and each replace is undone with Ctrl+Z', async ({ page, lodsmith }) => {
+  const { readFile: read } = await import('node:fs/promises');
+  const { encodePng } = await import('../../shared/formats/texture/png.ts');
+  const { decodeDds } = await import('../../shared/formats/texture/dds.ts');
+  const { decodeTga } = await import('../../shared/formats/texture/tga.ts');
+  const { encodeBlocks } = await import('../../shared/formats/texture/dxt.ts');
+  // A 16x16 DXT5 DDS with its 5 mips (green), written here byte by byte.
+  const head = new Uint8Array(128);
+  const dv = new DataView(head.buffer);
+  head.set([0x44, 0x44, 0x53, 0x20]);
+  dv.setUint32(4, 124, true); dv.setUint32(8, 0x1007 | 0x20000 | 0x80000, true); dv.setUint32(12, 16, true); dv.setUint32(16, 16, true);
+  dv.setUint32(20, 256, true); dv.setUint32(28, 5, true); dv.setUint32(76, 32, true); dv.setUint32(80, 4, true);
+  head.set([0x44, 0x58, 0x54, 0x35], 84); dv.setUint32(108, 0x401008, true);
+  const levels = [16, 8, 4, 2, 1].map((s) => encodeBlocks('bc3', new Uint8Array(s * s * 4).map((_, i) => [20, 200, 20, 255][i % 4]!), s, s));
+  const ddsFile = new Uint8Array([...head, ...levels.flatMap((l) => [...l])]);
+  await writeFile(join(lodsmith.root, 'moss_dif.dds'), ddsFile);
+  // A 4x2 RLE 24-bit TGA, bottom-up, one grey run per row.
+  const tgaFile = new Uint8Array([0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 2, 0, 24, 0, 0x83, 90, 90, 90, 0x83, 90, 90, 90]);
+  await writeFile(join(lodsmith.root, 'floor.tga'), tgaFile);
+  const red = (w: number, h: number) => Buffer.from(encodePng({ width: w, height: h, data: new Uint8Array(w * h * 4).map((_, i) => [230, 30, 30, 255][i % 4]!) }));
+
+  await page.goto(lodsmith.page({ open: 'models/moss_dif.dds' }));
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT5, 16x16');
+  await expect(page.getByTestId('texture-replace-note')).toContainText('DXT5');
+  await expect(page.getByTestId('texture-undo')).toBeDisabled();
+  await page.getByTestId('texture-replace').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: red(32, 32) });
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT5, 32x32');
+  const replaced = decodeDds(new Uint8Array(await read(join(lodsmith.root, 'moss_dif.dds'))));
+  expect([replaced.format, replaced.width, replaced.mips.length]).toEqual(['DXT5', 32, 6]);
+  await page.screenshot({ path: test.info().outputPath('dds-replaced.png') });
+  // Keyboard: Ctrl+Z in the viewer undoes the replace; the file is the original byte for byte.
+  await page.getByTestId('texture-undo').focus();
+  await expect(page.getByTestId('texture-undo')).toBeEnabled();
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('texture-type')).toHaveText('DXT5, 16x16');
+  expect(new Uint8Array(await read(join(lodsmith.root, 'moss_dif.dds')))).toEqual(ddsFile);
+  await expect(page.getByTestId('texture-undo')).toBeDisabled();
+  await page.keyboard.press('Escape');
+
+  await page.goto(lodsmith.page({ open: 'models/floor.tga' }));
+  await expect(page.getByTestId('texture-type')).toContainText('4x2');
+  await page.getByTestId('texture-replace').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: red(8, 4) });
+  await expect(page.getByTestId('texture-type')).toContainText('8x4');
+  const tga = decodeTga(new Uint8Array(await read(join(lodsmith.root, 'floor.tga'))));
+  expect([tga.imageType, tga.bitsPerPixel, tga.topDown, tga.width]).toEqual([10, 24, false, 8]);
+  await page.getByTestId('texture-undo').click();
+  await expect(page.getByTestId('texture-type')).toContainText('4x2');
+  expect(new Uint8Array(await read(join(lodsmith.root, 'floor.tga')))).toEqual(tgaFile);
+});
+
 test('a LODka TXTR image is shown, and replaced from a file as one undoable edit', async ({ page, lodsmith }) => {
   const { buildSampleLod } = await import('../../scripts/fixtures/lodka.ts');
   const { encodeLod } = await import('../../shared/formats/lodka/encode.ts');

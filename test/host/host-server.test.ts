@@ -489,3 +489,43 @@ describe('browser host: textures', () => {
     expect((await call('doc:texture', { id, name: 'upper.paa' })).result).toEqual({ ok: true, value: new TextEncoder().encode('upper') });
   });
 });
+
+describe('browser host: settings', () => {
+  it('texture folders: only existing folders inside the roots, written to settings.json, read back by a new host', async () => {
+    await mkdir(join(root, 'pdrive', 'tex'), { recursive: true });
+    expect((await call('settings:get', undefined)).result).toEqual({ ok: true, value: { textureRoots: [] } });
+    // Outside the roots (also through a link), missing, a file: refused, nothing kept.
+    for (const [path, code] of [[outside, 'denied'], ['models/linkdir', 'denied'], ['models/nowhere', 'not-found'], ['models/a.fake', 'invalid']] as const) {
+      const r = await call('settings:set', { textureRoots: [path] });
+      expect(r.result?.ok, path).toBe(false);
+      if (r.result && !r.result.ok) expect(r.result.error.code, path).toBe(code);
+    }
+    expect((await call('settings:get', undefined)).result).toEqual({ ok: true, value: { textureRoots: [] } });
+    // Not an array of names: refused by the request check.
+    expect((await call('settings:set', { textureRoots: 'models/pdrive' })).result?.ok).toBe(false);
+    const ok = await call('settings:set', { textureRoots: ['models/pdrive', ' models/pdrive ', 'models/sub'] });
+    expect(ok.result).toEqual({ ok: true, value: { textureRoots: ['models/pdrive', 'models/sub'] } });
+    const stored = JSON.parse(await readFile(join(base, 'config', 'settings.json'), 'utf8')) as { textureRoots: string[] };
+    expect(stored.textureRoots).toEqual([join(root, 'pdrive'), join(root, 'sub')]);
+    const second = await startHost({ roots: [root], configDir: join(base, 'config'), rendererDir: null, version: '9.9.9', log: () => undefined });
+    try {
+      const res = await fetch(`${second.origin}/api/settings:get`, { method: 'POST', headers: { 'x-lodsmith-token': second.token }, body: encodeEnvelope({ req: undefined }) as Uint8Array<ArrayBuffer> });
+      expect(decodeEnvelope(new Uint8Array(await res.arrayBuffer()))).toEqual({ ok: true, value: { textureRoots: ['models/pdrive', 'models/sub'] } });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a texture found only through a texture folder; the open document\'s problems follow the setting', async () => {
+    await mkdir(join(root, 'pd2', 'a3', 'data'), { recursive: true });
+    await writeFile(join(root, 'pd2', 'a3', 'data', 'wall_co.paa'), 'paa');
+    await writeFile(join(root, 'sub', 'm2.fake'), fakeFile([{ value: 1, name: 'm' }]));
+    const r = await call<DocSnapshot>('doc:open', { path: 'models/sub/m2.fake' });
+    const id = r.result!.ok ? r.result!.value.id : '';
+    await call('settings:set', { textureRoots: [] });
+    expect((await call('doc:texture', { id, name: 'P:\\a3\\data\\wall_co.paa' })).result).toEqual({ ok: true, value: null });
+    await call('settings:set', { textureRoots: ['models/pd2'] });
+    expect((await call('doc:texture', { id, name: 'P:\\a3\\data\\wall_co.paa' })).result).toEqual({ ok: true, value: new TextEncoder().encode('paa') });
+    await call('settings:set', { textureRoots: [] });
+  });
+});

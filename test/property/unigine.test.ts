@@ -4,7 +4,7 @@ import { assertEncodeDecode } from '../helpers/property.ts';
 import { decodeAnim, encodeAnim } from '../../shared/formats/unigine/anim-io.ts';
 import { frameCounts } from '../../shared/formats/unigine/frames.ts';
 import { decodeMesh, encodeMesh, type UnigineMesh } from '../../shared/formats/unigine/mesh-codec.ts';
-import { lz4Compress, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
+import { lz4Compress, lz4CompressPieces, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
 import type { AnimClip, UnigineAnim, UnigineBone, UnigineClip, UnigineSurface } from '../../shared/formats/unigine/schema.ts';
 
 
@@ -114,5 +114,32 @@ describe('Unigine property: random valid documents survive encode -> decode', ()
     fc.assert(fc.property(data, (bytes) => {
       expect(lz4Decompress(lz4Compress(bytes), bytes.length)).toEqual(bytes);
     }), { numRuns: 100 });
+  });
+
+  it('LZ4 of pieces is LZ4 of their concatenation, byte for byte, however they are cut', () => {
+    // Past 64 KiB the window drops what no match can reach; a small step moves it often. Long
+    // runs (matches across many steps) and random stretches (long literal runs) both occur.
+    const stretch = fc.oneof(
+      fc.tuple(fc.constant('run' as const), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 40_000 })),
+      fc.tuple(fc.constant('noise' as const), fc.integer(), fc.integer({ min: 1, max: 40_000 })),
+      fc.tuple(fc.constant('repeat' as const), fc.integer({ min: 1, max: 70_000 }), fc.integer({ min: 1, max: 20_000 })),
+    );
+    const input = fc.array(stretch, { minLength: 1, maxLength: 8 }).map((parts) => {
+      const out: number[] = [];
+      for (const [kind, a, len] of parts) {
+        if (kind === 'run') for (let i = 0; i < len; i++) out.push(a);
+        else if (kind === 'noise') { let x = a | 1; for (let i = 0; i < len; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; out.push(x & 0xff); } }
+        else for (let i = 0; i < len; i++) out.push(out.length >= a ? out[out.length - a]! : i & 0xff);
+      }
+      return Uint8Array.from(out);
+    });
+    const arb = input.chain((bytes) => fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 6 }), fc.integer({ min: 1, max: 5000 })));
+    fc.assert(fc.property(arb, ([bytes, cutAt, step]) => {
+      const cuts = [0, ...cutAt.sort((a, b) => a - b), bytes.length];
+      const pieces = cuts.slice(1).map((c, k) => bytes.subarray(cuts[k]!, c));
+      const packed = lz4CompressPieces(pieces, step);
+      expect(Buffer.from(packed).equals(Buffer.from(lz4Compress(bytes)))).toBe(true);
+      expect(lz4Decompress(packed, bytes.length)).toEqual(bytes);
+    }), { numRuns: 40 });
   });
 });

@@ -13,6 +13,7 @@ import { detectFormat, formatById, type FormatId } from '../../shared/formats/re
 import { importGltf } from '../../shared/import/index.ts';
 import { CORPUS_FOLDER, corpusFiles, readBytes } from '../helpers/corpus.ts';
 import { expectSameStats, gltfStats, readDoc } from '../helpers/gltf-stats.ts';
+import { bothMlodPaths } from '../helpers/mlod-paths.ts';
 
 async function exportGlb(bytes: Uint8Array, name: string): Promise<Uint8Array> {
   const codec = detectFormat(bytes, name)!;
@@ -46,6 +47,13 @@ describe.skipIf(cases.length === 0)('corpus: export -> import -> export keeps th
     const codec = formatById(target);
     const doc = codec.decode(imported.bytes);
     expect(Buffer.from(codec.encode(doc, { reuseRaw: false })).equals(Buffer.from(imported.bytes))).toBe(true);
+    if (target === 'p3d-mlod') {
+      // The bytes written straight from the model are the file the codec encodes from the document.
+      const both = await bothMlodPaths({ kind: 'glb', bytes: first });
+      expect(Buffer.from(both.direct).equals(Buffer.from(both.viaDoc)), `${name}: P3D written directly = P3D encoded from the document`).toBe(true);
+      expect(Buffer.from(both.direct).equals(Buffer.from(imported.bytes))).toBe(true);
+      expect(both.directWarnings).toEqual(both.docWarnings);
+    }
     const second = await exportGlb(imported.bytes, `x${codec.extensions[0]}`);
     const b = gltfStats(await readDoc(second));
     // P3D keeps skeletons in model.cfg, not in the model: an import into MLOD drops them (and says so).

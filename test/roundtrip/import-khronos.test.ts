@@ -13,6 +13,7 @@ import { importGltf, type GltfInput } from '../../shared/import/index.ts';
 import { corpusDir, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { expectSameStats, gltfStats, readDoc } from '../helpers/gltf-stats.ts';
 import { gltfErrors } from '../cli/helpers/validate-gltf.ts';
+import { bothMlodPaths } from '../helpers/mlod-paths.ts';
 
 const dir = join(corpusDir, 'gltf');
 const files = hasCorpus ? readdirSync(dir).filter((f) => /\.(gltf|glb)$/i.test(f)).map((f) => join(dir, f)) : [];
@@ -45,6 +46,12 @@ describe.skipIf(files.length === 0)('Khronos samples import into every format', 
         // Skeletons come across where the format holds them (not P3D: model.cfg holds those).
         const joints = t.format === 'p3d-mlod' ? 0 : src.joints;
         expectSameStats({ ...src, joints }, out, basename(file));
+        if (t.format === 'p3d-mlod') {
+          // Written straight from the model, the P3D is the file the codec encodes from the document.
+          const both = await bothMlodPaths(input(file));
+          expect(Buffer.from(both.direct).equals(Buffer.from(both.viaDoc))).toBe(true);
+          expect(Buffer.from(both.direct).equals(Buffer.from(source.bytes))).toBe(true);
+        }
       });
     }
     it(`${basename(file)} -> animations`, async () => {

@@ -12,6 +12,7 @@ import { resolutionName } from '../../shared/formats/p3d/resolution.ts';
 import { formatById } from '../../shared/formats/registry.ts';
 import { importGltf } from '../../shared/import/index.ts';
 import { lodResolution } from '../../shared/import/mlod.ts';
+import { bothMlodPaths } from '../helpers/mlod-paths.ts';
 
 type Build = (doc: Document, buffer: ReturnType<Document['createBuffer']>) => void;
 
@@ -116,6 +117,40 @@ describe('P3D LOD convention', () => {
     // Convert picks LOD 1.000, the first visual one, with its 4 triangles.
     const scene = formatById('p3d-mlod').toScene(doc);
     expect(scene.meshes[0]!.indices.length / 3).toBe(4);
+  });
+
+  it('the P3D written straight from the model is the file the codec encodes from the document', async () => {
+    const bytes = await glb((doc, buf) => {
+      const s = doc.createScene();
+      const lod1 = doc.createNode('LOD 1');
+      const door = quadMesh(doc, buf, 'door', 4);
+      // A second UV set (a #UVSet# tag) and textured paths on one part.
+      door.listPrimitives()[0]!.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(new Float32Array([0, 0, 1, 0, 1, 1, 0, 1])).setBuffer(buf))
+        .setAttribute('TEXCOORD_1', doc.createAccessor().setType('VEC2').setArray(new Float32Array([0.5, 0, 1, 0.25, 1, 1, -0, 1])).setBuffer(buf));
+      door.listPrimitives()[0]!.getMaterial()!.setExtras({ texture: 'data\\door_co.paa', rvmat: 'data\\door.rvmat' });
+      lod1.addChild(doc.createNode('door').setMesh(door).setExtras({ selections: ['damage'] }));
+      lod1.addChild(doc.createNode('mirror').setScale([-1, 1, 1]).setMesh(quadMesh(doc, buf, 'wall', 4, [1, 0, 0])));
+      const geo = doc.createNode('Geometry').setExtras({ mass: 7 });
+      geo.addChild(doc.createNode('Component01').setMesh(quadMesh(doc, buf, 'box', 6)).setExtras({ mass: 40 }));
+      geo.addChild(doc.createNode('Component02').setMesh(quadMesh(doc, buf, 'box2', 5, [0, 0, 2])));
+      const fire = doc.createNode('Fire Geometry').setExtras({ mass: 3 }).addChild(doc.createNode('hull').setMesh(quadMesh(doc, buf, 'hull', 4)));
+      const mem = doc.createNode('Memory');
+      mem.addChild(doc.createNode('lights_pos').setTranslation([0, 2, 3]));
+      mem.addChild(doc.createNode('axis').setTranslation([0, 0, 0]));
+      const pts = doc.createPrimitive().setMode(0).setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array([1, 2, 3, 4, 5, 6])).setBuffer(buf));
+      mem.addChild(doc.createNode('points').setMesh(doc.createMesh('points').addPrimitive(pts)));
+      s.addChild(lod1).addChild(geo).addChild(fire).addChild(mem).addChild(doc.createNode('stray').setMesh(quadMesh(doc, buf, 'stray', 4)));
+    });
+    const both = await bothMlodPaths({ kind: 'glb', bytes });
+    const doc = decodeMlod(both.direct);
+    // The case holds what the writers must agree on: several LODs, a UV set tag, masses, memory points.
+    expect(doc.lods.map((l) => resolutionName(l.resolution))).toEqual(['1.000', 'Geometry', 'Memory', 'FireGeometry']);
+    expect(doc.lods[0]!.tags.some((t) => t.type === 'uvset')).toBe(true);
+    expect(doc.lods[1]!.tags.some((t) => t.type === 'mass')).toBe(true);
+    expect(doc.lods[2]!.points.length / 3).toBe(4);
+    expect(Buffer.from(both.direct).equals(Buffer.from(both.viaDoc))).toBe(true);
+    expect(both.directWarnings).toEqual(both.docWarnings);
+    expect(both.directWarnings.join('\n')).toMatch(/outside any LOD/);
   });
 
   it('without any LOD name the scene is one visual LOD', async () => {

@@ -109,6 +109,47 @@ describe('BCn blocks', () => {
     expect([...out.subarray(0, 4)]).toEqual([255, 0, 255, 255]);
   });
 
+  it('a flat block of any colour comes back within 2 of each channel (the single-colour table), in 4-colour mode', () => {
+    const rgba = new Uint8Array(64);
+    const out = new Uint8Array(64);
+    let worst = 0;
+    for (let v = 0; v < 256; v += 3) {
+      const c = [v, 255 - v, (v * 7) & 255];
+      for (let i = 0; i < 16; i++) rgba.set([c[0]!, c[1]!, c[2]!, 255], i * 4);
+      const blocks = encodeBlocks('bc1', rgba, 4, 4);
+      decodeBlocks('bc1', blocks, 0, 4, 4, out);
+      for (let i = 0; i < 64; i += 4) for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(out[i + k]! - rgba[i + k]!));
+      // Never the 3-colour mode (whose index 3 is transparent black) unless both endpoints are equal.
+      const c0 = blocks[0]! | (blocks[1]! << 8), c1 = blocks[2]! | (blocks[3]! << 8);
+      if (c0 <= c1) expect(c0).toBe(c1);
+    }
+    // Plain 5/6-bit quantisation is off by up to 4 (red/blue); the interpolated pair is within 1 or 2.
+    expect(worst).toBeLessThanOrEqual(2);
+  });
+
+  it('a noisy gradient encodes within DXT1 error (RMSE under 8 per channel) in BC1 and BC3', () => {
+    const side = 64;
+    const rgba = new Uint8Array(side * side * 4);
+    let seed = 7;
+    for (let i = 0; i < side * side; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const x = i % side, y = (i / side) | 0, n = seed % 24;
+      rgba.set([(x * 4 + n) & 255, (y * 4 + n) & 255, ((x ^ y) * 4 + n) & 255, (x * 4) & 255], i * 4);
+    }
+    for (const fmt of ['bc1', 'bc3'] as const) {
+      const out = new Uint8Array(rgba.length);
+      decodeBlocks(fmt, encodeBlocks(fmt, rgba, side, side), 0, side, side, out);
+      let se = 0, sa = 0;
+      for (let i = 0; i < rgba.length; i += 4) {
+        if (fmt === 'bc1' && rgba[i + 3]! < 128) { expect(out[i + 3]).toBe(0); continue; }
+        for (let k = 0; k < 3; k++) se += (out[i + k]! - rgba[i + k]!) ** 2;
+        sa += (out[i + 3]! - rgba[i + 3]!) ** 2;
+      }
+      expect(Math.sqrt(se / (side * side * 3))).toBeLessThan(8);
+      if (fmt === 'bc3') expect(Math.sqrt(sa / (side * side))).toBeLessThan(2);
+    }
+  });
+
   it('BC4 and BC5 channels, and images smaller than a block', () => {
     const bc4 = new Uint8Array([200, 100, 0, 0, 0, 0, 0, 0]); // every index 0 -> 200
     const out = new Uint8Array(3 * 2 * 4);

@@ -7,6 +7,7 @@ import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { attachSceneTextures } from '../../documents/scene-textures.ts';
+import { describeStages } from '../../../shared/formats/texture/rvmat.ts';
 import { humanBytes, plural } from '../text.ts';
 
 export interface ConvertOptions {
@@ -47,10 +48,20 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
     }
   }
   const textureWarnings: string[] = [];
+  const textureNotes: string[] = [];
   if (opts.textures) {
     const report = attachSceneTextures(scene, resolve(io.cwd, input), { roots: opts.textures.map((d) => resolve(io.cwd, d)), formatId: model.codec.id });
     for (const m of report.missing) textureWarnings.push(`texture not found: ${m.written} (material "${m.material}")`);
     for (const b of report.broken) textureWarnings.push(`texture ${b.path} left out: ${b.reason}`);
+    // One line per .rvmat: its stages other than the colour one are not in the glTF.
+    const said = new Set<string>();
+    for (const m of report.materials) {
+      if (said.has(m.rvmat)) continue;
+      said.add(m.rvmat);
+      if (!m.path) textureNotes.push(`material not found: ${m.rvmat} (its stages are not read)`);
+      const rest = m.stages.filter((st) => st !== m.drawn);
+      if (rest.length) textureNotes.push(`material ${m.rvmat}: stages not exported: ${describeStages(rest)}`);
+    }
   }
   const gltfOptions = modelGltfOptions(scene, extraClips, opts.up === 'y' || opts.up === 'z' ? opts.up : undefined);
   const up = gltfOptions.upAxis;
@@ -64,7 +75,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   }
   if (!opts.quiet) {
     const root = document.getRoot();
-    await writeLines(io.stderr, [...textureWarnings, ...warnings].map((w) => `warning: ${w}`));
+    await writeLines(io.stderr, [...[...textureWarnings, ...warnings].map((w) => `warning: ${w}`), ...textureNotes.map((n) => `note: ${n}`)]);
     const parts = [
       plural(root.listMeshes().length, 'mesh', 'meshes'),
       plural(root.listMaterials().length, 'material'),

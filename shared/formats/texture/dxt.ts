@@ -7,7 +7,8 @@
  * libsquish (dxt-js 0.0.3), or decode one pixel at a time through objects (decode-dxt). The
  * decoders below write whole 32-bit texels through an Int32Array, which is what the "DXT decode"
  * bench rows measure; the encoder is a principal-axis fit with one least-squares refinement (the
- * method of stb_dxt and squish's range fit), measured by the "PNG -> PAA" bench row.
+ * method of stb_dxt and squish's range fit, with stb_dxt's single-colour table for flat blocks),
+ * measured by the "PNG -> PAA" bench row beside libsquish (dxt-js) as a reference.
  *
  * Colour interpolation follows the D3D reference rounding: (2*c0 + c1) / 3 with integer division
  * of the 8-bit expanded endpoints.
@@ -248,19 +249,35 @@ function decodeBc5(src: Uint8Array, offset: number, width: number, height: numbe
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
+//
+// Speed notes (the "PNG -> PAA" bench row): texels are gathered into one reused Int32Array per
+// block (no per-block allocation or subarray), every intermediate result lives in module-level
+// variables instead of returned objects, the alpha indices use integer arithmetic, and blocks of a
+// single colour (flat areas, common in real textures) take their endpoints from a precomputed
+// optimal table instead of the fit (the stb_dxt "single colour match", which is also more exact).
 
-/** Encodes an RGBA image as BC1 (`bc1`, 1-bit alpha where a texel's alpha < 128) or BC3. */
-export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number, height: number): Uint8Array {
+/** The current block's texels as R,G,B,A ints (64 entries). */
+const tex = new Int32Array(64);
+
+/**
+ * Encodes an RGBA image as BC1 (`bc1`, 1-bit alpha where a texel's alpha < 128), BC2 (explicit
+ * 4-bit alpha), BC3, BC4 (red) or BC5 (red and green).
+ */
+export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, height: number): Uint8Array {
   const bw = Math.max(1, Math.ceil(width / 4));
   const bh = Math.max(1, Math.ceil(height / 4));
   const bb = blockBytes(fmt);
   const out = new Uint8Array(bw * bh * bb);
-  const block = new Uint8Array(64);
+  const bc3 = fmt === 'bc3';
   let o = 0;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++) {
       if (bx * 4 + 4 <= width && by * 4 + 4 <= height) {
-        for (let y = 0; y < 4; y++) block.set(rgba.subarray(((by * 4 + y) * width + bx * 4) * 4, ((by * 4 + y) * width + bx * 4 + 4) * 4), y * 16);
+        let d = 0;
+        for (let y = 0; y < 4; y++) {
+          let s = ((by * 4 + y) * width + bx * 4) * 4;
+          for (let k = 0; k < 16; k++) tex[d++] = rgba[s++]!;
+        }
       } else for (let y = 0; y < 4; y++) {
         // Partial blocks at the edges repeat their last row/column.
         const sy = Math.min(height - 1, by * 4 + y);
@@ -268,19 +285,26 @@ export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number
           const sx = Math.min(width - 1, bx * 4 + x);
           const s = (sy * width + sx) * 4;
           const d = (y * 4 + x) * 4;
-          block[d] = rgba[s]!;
-          block[d + 1] = rgba[s + 1]!;
-          block[d + 2] = rgba[s + 2]!;
-          block[d + 3] = rgba[s + 3]!;
+          tex[d] = rgba[s]!;
+          tex[d + 1] = rgba[s + 1]!;
+          tex[d + 2] = rgba[s + 2]!;
+          tex[d + 3] = rgba[s + 3]!;
         }
       }
-      if (fmt === 'bc3') {
-        encodeAlphaBlock(block, out, o);
-        encodeColourBlock(block, out, o + 8, false);
-      } else {
+      if (bc3) {
+        encodeScalarBlock(out, o, 3);
+        encodeColourBlock(out, o + 8, false);
+      } else if (fmt === 'bc1') {
         let punch = false;
-        for (let i = 3; i < 64; i += 4) if (block[i]! < 128) { punch = true; break; }
-        encodeColourBlock(block, out, o, punch);
+        for (let i = 3; i < 64; i += 4) if (tex[i]! < 128) { punch = true; break; }
+        encodeColourBlock(out, o, punch);
+      } else if (fmt === 'bc2') {
+        // Explicit alpha: 4 bits a texel, low nibble first.
+        for (let i = 0; i < 8; i++) out[o + i] = ((tex[i * 8 + 3]! * 15 + 127) / 255) | (((tex[i * 8 + 7]! * 15 + 127) / 255) << 4);
+        encodeColourBlock(out, o + 8, false);
+      } else {
+        encodeScalarBlock(out, o, 0);
+        if (fmt === 'bc5') encodeScalarBlock(out, o + 8, 1);
       }
       o += bb;
     }
@@ -288,10 +312,11 @@ export function encodeBlocks(fmt: 'bc1' | 'bc3', rgba: Uint8Array, width: number
   return out;
 }
 
-function encodeAlphaBlock(block: Uint8Array, out: Uint8Array, o: number): void {
+/** One BC3 alpha / BC4 channel block of channel `ch` (0 red .. 3 alpha): 8 steps between the extremes. */
+function encodeScalarBlock(out: Uint8Array, o: number, ch: number): void {
   let mn = 255, mx = 0;
-  for (let i = 3; i < 64; i += 4) {
-    const a = block[i]!;
+  for (let i = ch; i < 64; i += 4) {
+    const a = tex[i]!;
     if (a < mn) mn = a;
     if (a > mx) mx = a;
   }
@@ -300,9 +325,10 @@ function encodeAlphaBlock(block: Uint8Array, out: Uint8Array, o: number): void {
   let lo = 0, hi = 0;
   if (mx > mn) {
     const range = mx - mn;
+    const range2 = range * 2;
     for (let i = 0; i < 16; i++) {
-      // t = 0 at mx (index 0) .. 7 at mn (index 1); indices 2..7 are t = 1..6.
-      const t = Math.round(((mx - block[i * 4 + 3]!) * 7) / range);
+      // t = 0 at mx (index 0) .. 7 at mn (index 1); indices 2..7 are t = 1..6 (rounded to nearest).
+      const t = (((mx - tex[i * 4 + ch]!) * 14 + range) / range2) | 0;
       const idx = t === 0 ? 0 : t === 7 ? 1 : t + 1;
       if (i < 8) lo |= idx << (i * 3);
       else hi |= idx << ((i - 8) * 3);
@@ -318,6 +344,27 @@ const Q6 = new Uint8Array(256);
 for (let i = 0; i < 256; i++) { Q5[i] = Math.round((i * 31) / 255); Q6[i] = Math.round((i * 63) / 255); }
 const byte = (v: number): number => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 const to565 = (r: number, g: number, b: number): number => (Q5[byte(r)]! << 11) | (Q6[byte(g)]! << 5) | Q5[byte(b)]!;
+
+/**
+ * Single-colour tables: for each 8-bit value, the 5-bit (6-bit) endpoint pair (hi, lo) whose
+ * 2/3 : 1/3 interpolation (palette index 2, D3D rounding) comes closest to it.
+ */
+function singleColourTable(bits: number, exp: Uint8Array): Uint8Array {
+  const n = 1 << bits;
+  const t = new Uint8Array(512);
+  for (let c = 0; c < 256; c++) {
+    let best = Infinity;
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) {
+        const e = Math.abs(DIV3[2 * exp[a]! + exp[b]!]! - c);
+        if (e < best) { best = e; t[c * 2] = a; t[c * 2 + 1] = b; }
+      }
+    }
+  }
+  return t;
+}
+const MATCH5 = singleColourTable(5, EXP5);
+const MATCH6 = singleColourTable(6, EXP6);
 
 const epal = new Int32Array(12);
 
@@ -336,44 +383,44 @@ function endpointPalette(c0: number, c1: number, three: boolean): void {
   }
 }
 
-/** Picks each texel's nearest palette entry; returns [index bits, total squared error]. */
-function pickIndices(block: Uint8Array, three: boolean, punch: boolean): [number, number] {
-  let bits = 0;
-  let err = 0;
-  const n = three ? 3 : 4;
-  for (let i = 0; i < 16; i++) {
-    const s = i * 4;
-    if (punch && block[s + 3]! < 128) { bits |= 3 << (i * 2); continue; }
-    let best = 0, bestD = Infinity;
-    for (let k = 0; k < n; k++) {
-      const dr = block[s]! - epal[k * 3]!, dg = block[s + 1]! - epal[k * 3 + 1]!, db = block[s + 2]! - epal[k * 3 + 2]!;
-      const d = dr * dr * 2 + dg * dg * 4 + db * db;
-      if (d < bestD) { bestD = d; best = k; }
-    }
-    bits |= best << (i * 2);
-    err += bestD;
-  }
-  return [bits >>> 0, err];
-}
+/** The result of the last pick: endpoints, index bits and weighted squared error. */
+let resC0 = 0, resC1 = 0, resBits = 0, resErr = 0;
 
-const coords = new Float64Array(48);
-/** Weight of endpoint 0 for each 4-colour index. */
-const REFIT_WEIGHTS = [1, 0, 2 / 3, 1 / 3] as const;
+/** Weight of endpoint 0 for each 4-colour index, in thirds. */
+const REFIT_WEIGHTS3 = new Int32Array([3, 0, 2, 1]);
 
 /**
  * One colour block: endpoints at the extremes of the texels' projection on their principal axis,
  * then a least-squares refit of the endpoints to the chosen indices, keeping the better of the two.
  * `punch` = BC1 with transparent texels: 3-colour mode, index 3 for alpha < 128.
  */
-function encodeColourBlock(block: Uint8Array, out: Uint8Array, o: number, punch: boolean): void {
+function encodeColourBlock(out: Uint8Array, o: number, punch: boolean): void {
+  // One pass: count, sums and second moments (integers: 16 * 255 * 255 fits easily).
   let n = 0;
-  let mr = 0, mg = 0, mb = 0;
-  for (let i = 0; i < 16; i++) {
-    const s = i * 4;
-    if (punch && block[s + 3]! < 128) continue;
-    coords[n * 3] = block[s]!; coords[n * 3 + 1] = block[s + 1]!; coords[n * 3 + 2] = block[s + 2]!;
-    mr += block[s]!; mg += block[s + 1]!; mb += block[s + 2]!;
-    n++;
+  let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0;
+  let solid = true;
+  const fr = tex[0]!, fg = tex[1]!, fb = tex[2]!;
+  if (!punch) {
+    n = 16;
+    for (let s = 0; s < 64; s += 4) {
+      const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
+      if (r !== fr || g !== fg || b !== fb) solid = false;
+      sr += r; sg += g; sb += b;
+      srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
+    }
+    if (solid) {
+      singleColour(fr, fg, fb);
+      writeColourBlock(out, o);
+      return;
+    }
+  } else {
+    for (let s = 0; s < 64; s += 4) {
+      if (tex[s + 3]! < 128) continue;
+      const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
+      sr += r; sg += g; sb += b;
+      srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
+      n++;
+    }
   }
   if (n === 0) {
     // Fully transparent BC1 block: 3-colour mode, every index 3.
@@ -381,80 +428,107 @@ function encodeColourBlock(block: Uint8Array, out: Uint8Array, o: number, punch:
     out[o + 4] = 255; out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
     return;
   }
-  mr /= n; mg /= n; mb /= n;
-  // Covariance and a few power iterations for the principal axis.
-  let xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
-  for (let i = 0; i < n; i++) {
-    const r = coords[i * 3]! - mr, g = coords[i * 3 + 1]! - mg, b = coords[i * 3 + 2]! - mb;
-    xx += r * r; xy += r * g; xz += r * b; yy += g * g; yz += g * b; zz += b * b;
-  }
-  let ax = 1, ay = 1, az = 1;
-  for (let it = 0; it < 3; it++) {
-    const nx = xx * ax + xy * ay + xz * az;
-    const ny = xy * ax + yy * ay + yz * az;
-    const nz = xz * ax + yz * ay + zz * az;
-    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
-    if (len < 1e-9) break;
-    ax = nx / len; ay = ny / len; az = nz / len;
-  }
-  let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
-  for (let i = 0; i < n; i++) {
-    const t = coords[i * 3]! * ax + coords[i * 3 + 1]! * ay + coords[i * 3 + 2]! * az;
-    if (t < minT) { minT = t; minI = i; }
-    if (t > maxT) { maxT = t; maxI = i; }
-  }
-  const e0 = to565(coords[maxI * 3]!, coords[maxI * 3 + 1]!, coords[maxI * 3 + 2]!);
-  const e1 = to565(coords[minI * 3]!, coords[minI * 3 + 1]!, coords[minI * 3 + 2]!);
-  const first = punch ? pickThree(block, e0, e1) : orderFourColour(block, e0, e1);
-  let { c0, c1, bits } = first;
-  const err = first.err;
-  // Least-squares refit to the chosen indices (4-colour mode only).
-  if (!punch && err > 0) {
-    const w0 = REFIT_WEIGHTS;
-    let a2 = 0, b2 = 0, ab = 0;
-    let ar = 0, ag = 0, abl = 0, br = 0, bg = 0, bbl = 0;
-    for (let i = 0; i < 16; i++) {
-      const idx = (bits >>> (i * 2)) & 3;
-      const a = w0[idx]!;
-      const b = 1 - a;
-      const s = i * 4;
-      a2 += a * a; b2 += b * b; ab += a * b;
-      ar += a * block[s]!; ag += a * block[s + 1]!; abl += a * block[s + 2]!;
-      br += b * block[s]!; bg += b * block[s + 1]!; bbl += b * block[s + 2]!;
+  {
+    // Covariance from the moments, then a few power iterations for the principal axis.
+    const inv = 1 / n;
+    const xx = srr - sr * sr * inv, xy = srg - sr * sg * inv, xz = srb - sr * sb * inv;
+    const yy = sgg - sg * sg * inv, yz = sgb - sg * sb * inv, zz = sbb - sb * sb * inv;
+    let ax = 1, ay = 1, az = 1;
+    for (let it = 0; it < 3; it++) {
+      const nx = xx * ax + xy * ay + xz * az;
+      const ny = xy * ax + yy * ay + yz * az;
+      const nz = xz * ax + yz * ay + zz * az;
+      const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
+      if (len < 1e-9) break;
+      ax = nx / len; ay = ny / len; az = nz / len;
     }
-    const det = a2 * b2 - ab * ab;
-    if (Math.abs(det) > 1e-9) {
-      const f = 1 / det;
-      const e0r = (ar * b2 - br * ab) * f, e0g = (ag * b2 - bg * ab) * f, e0b = (abl * b2 - bbl * ab) * f;
-      const e1r = (br * a2 - ar * ab) * f, e1g = (bg * a2 - ag * ab) * f, e1b = (bbl * a2 - abl * ab) * f;
-      const trial = orderFourColour(block, to565(e0r, e0g, e0b), to565(e1r, e1g, e1b));
-      if (trial.err < err) ({ c0, c1, bits } = trial);
+    let minT = Infinity, maxT = -Infinity, minS = 0, maxS = 0;
+    for (let s = 0; s < 64; s += 4) {
+      if (punch && tex[s + 3]! < 128) continue;
+      const t = tex[s]! * ax + tex[s + 1]! * ay + tex[s + 2]! * az;
+      if (t < minT) { minT = t; minS = s; }
+      if (t > maxT) { maxT = t; maxS = s; }
+    }
+    const e0 = (Q5[tex[maxS]!]! << 11) | (Q6[tex[maxS + 1]!]! << 5) | Q5[tex[maxS + 2]!]!;
+    const e1 = (Q5[tex[minS]!]! << 11) | (Q6[tex[minS + 1]!]! << 5) | Q5[tex[minS + 2]!]!;
+    if (punch) pickThree(e0, e1);
+    else {
+      orderFourColour(e0, e1);
+      // Least-squares refit to the chosen indices (4-colour mode only).
+      if (resErr > 0) refit();
     }
   }
+  writeColourBlock(out, o);
+}
+
+/** Writes the endpoints and indices of the last pick. */
+function writeColourBlock(out: Uint8Array, o: number): void {
+  const c0 = resC0, c1 = resC1, bits = resBits;
   out[o] = c0 & 255; out[o + 1] = c0 >> 8; out[o + 2] = c1 & 255; out[o + 3] = c1 >> 8;
   out[o + 4] = bits & 255; out[o + 5] = (bits >>> 8) & 255; out[o + 6] = (bits >>> 16) & 255; out[o + 7] = bits >>> 24;
 }
 
-/** 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere. */
-function orderFourColour(block: Uint8Array, c0: number, c1: number): { c0: number; c1: number; bits: number; err: number } {
-  if (c0 < c1) [c0, c1] = [c1, c0];
-  if (c0 === c1) {
-    endpointPalette(c0, c1, true);
-    return { c0, c1, bits: 0, err: errorAtIndex0(block) };
-  }
-  endpointPalette(c0, c1, false);
-  return { c0, c1, bits: pickFour(block), err: pickedError };
+/** A block of one colour: the table's endpoint pair for each channel, every index 2 (or 3 when swapped). */
+function singleColour(r: number, g: number, b: number): void {
+  let c0 = (MATCH5[r * 2]! << 11) | (MATCH6[g * 2]! << 5) | MATCH5[b * 2]!;
+  let c1 = (MATCH5[r * 2 + 1]! << 11) | (MATCH6[g * 2 + 1]! << 5) | MATCH5[b * 2 + 1]!;
+  let idx = 2;
+  if (c0 < c1) { const t = c0; c0 = c1; c1 = t; idx = 3; } else if (c0 === c1) idx = 0;
+  // Equal endpoints read as 3-colour mode, where index 0 is the endpoint itself (exact then).
+  resC0 = c0; resC1 = c1;
+  resBits = idx === 0 ? 0 : idx === 2 ? 0xaaaaaaaa | 0 : -1;
+  resErr = 0;
 }
 
-const PROJECTED_INDEX = [0, 2, 3, 1] as const;
-let pickedError = 0;
+/**
+ * Refits both endpoints to the indices in `resBits` by least squares; keeps the result when better.
+ * The weights are thirds, so everything is summed as integers in units of 1/3.
+ */
+function refit(): void {
+  const bits = resBits;
+  let a2 = 0, b2 = 0, ab = 0;
+  let ar = 0, ag = 0, abl = 0, br = 0, bg = 0, bbl = 0;
+  for (let i = 0; i < 16; i++) {
+    const a = REFIT_WEIGHTS3[(bits >>> (i * 2)) & 3]!;
+    const b = 3 - a;
+    const s = i * 4;
+    const r = tex[s]!, g = tex[s + 1]!, bl = tex[s + 2]!;
+    a2 += a * a; b2 += b * b; ab += a * b;
+    ar += a * r; ag += a * g; abl += a * bl;
+    br += b * r; bg += b * g; bbl += b * bl;
+  }
+  const det = a2 * b2 - ab * ab;
+  if (det === 0) return;
+  const f = 3 / det;
+  const e0r = (ar * b2 - br * ab) * f, e0g = (ag * b2 - bg * ab) * f, e0b = (abl * b2 - bbl * ab) * f;
+  const e1r = (br * a2 - ar * ab) * f, e1g = (bg * a2 - ag * ab) * f, e1b = (bbl * a2 - abl * ab) * f;
+  const c0 = resC0, c1 = resC1, err = resErr;
+  orderFourColour(to565(e0r, e0g, e0b), to565(e1r, e1g, e1b));
+  if (resErr >= err) { resC0 = c0; resC1 = c1; resBits = bits; resErr = err; }
+}
+
+/** 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere. */
+function orderFourColour(c0: number, c1: number): void {
+  if (c0 < c1) { const t = c0; c0 = c1; c1 = t; }
+  resC0 = c0; resC1 = c1;
+  if (c0 === c1) {
+    endpointPalette(c0, c1, true);
+    resBits = 0;
+    resErr = errorAtIndex0();
+    return;
+  }
+  endpointPalette(c0, c1, false);
+  pickFour();
+}
+
+/** Index of the palette entry at 0, 1/3, 2/3 and 1 of the way from endpoint 0 to endpoint 1. */
+const PROJECTED_INDEX = new Int32Array([0, 2, 3, 1]);
 
 /**
  * 4-colour indices by projecting each texel on the line between the two decoded endpoints
- * (16 dot products instead of 64 distances); the squared error of the choice is left in
- * `pickedError`.
+ * (16 dot products instead of 64 distances) into `resBits`, the squared error into `resErr`.
  */
-function pickFour(block: Uint8Array): number {
+function pickFour(): void {
   const r0 = epal[0]!, g0 = epal[1]!, b0 = epal[2]!;
   const dr = epal[3]! - r0, dg = epal[4]! - g0, db = epal[5]! - b0;
   const len2 = dr * dr + dg * dg + db * db;
@@ -463,32 +537,45 @@ function pickFour(block: Uint8Array): number {
   let err = 0;
   for (let i = 0; i < 16; i++) {
     const s = i * 4;
-    const t = ((block[s]! - r0) * dr + (block[s + 1]! - g0) * dg + (block[s + 2]! - b0) * db) * scale;
-    const k = t <= 0 ? 0 : t >= 3 ? 3 : Math.round(t);
+    const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
+    const t = ((r - r0) * dr + (g - g0) * dg + (b - b0) * db) * scale;
+    const k = t <= 0 ? 0 : t >= 3 ? 3 : (t + 0.5) | 0;
     const idx = PROJECTED_INDEX[k]!;
     bits |= idx << (i * 2);
     const q = idx * 3;
-    const er = block[s]! - epal[q]!, eg = block[s + 1]! - epal[q + 1]!, eb = block[s + 2]! - epal[q + 2]!;
+    const er = r - epal[q]!, eg = g - epal[q + 1]!, eb = b - epal[q + 2]!;
     err += er * er * 2 + eg * eg * 4 + eb * eb;
   }
-  pickedError = err;
-  return bits;
+  resBits = bits;
+  resErr = err;
 }
 
-function errorAtIndex0(block: Uint8Array): number {
+function errorAtIndex0(): number {
   let e = 0;
-  for (let i = 0; i < 16; i++) {
-    const s = i * 4;
-    const dr = block[s]! - epal[0]!, dg = block[s + 1]! - epal[1]!, db = block[s + 2]! - epal[2]!;
+  for (let s = 0; s < 64; s += 4) {
+    const dr = tex[s]! - epal[0]!, dg = tex[s + 1]! - epal[1]!, db = tex[s + 2]! - epal[2]!;
     e += dr * dr * 2 + dg * dg * 4 + db * db;
   }
   return e;
 }
 
-/** 3-colour (punch-through) mode needs c0 <= c1. */
-function pickThree(block: Uint8Array, c0: number, c1: number): { c0: number; c1: number; bits: number; err: number } {
-  if (c0 > c1) [c0, c1] = [c1, c0];
+/** 3-colour (punch-through) mode needs c0 <= c1; texels with alpha < 128 take index 3. */
+function pickThree(c0: number, c1: number): void {
+  if (c0 > c1) { const t = c0; c0 = c1; c1 = t; }
   endpointPalette(c0, c1, true);
-  const [bits, err] = pickIndices(block, true, true);
-  return { c0, c1, bits, err };
+  let bits = 0;
+  let err = 0;
+  for (let i = 0; i < 16; i++) {
+    const s = i * 4;
+    if (tex[s + 3]! < 128) { bits |= 3 << (i * 2); continue; }
+    let best = 0, bestD = 0x7fffffff;
+    for (let k = 0; k < 3; k++) {
+      const dr = tex[s]! - epal[k * 3]!, dg = tex[s + 1]! - epal[k * 3 + 1]!, db = tex[s + 2]! - epal[k * 3 + 2]!;
+      const d = dr * dr * 2 + dg * dg * 4 + db * db;
+      if (d < bestD) { bestD = d; best = k; }
+    }
+    bits |= best << (i * 2);
+    err += bestD;
+  }
+  resC0 = c0; resC1 = c1; resBits = bits; resErr = err;
 }

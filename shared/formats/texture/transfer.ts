@@ -3,7 +3,8 @@
  * block data, level by level, in a small container the viewport uploads as a compressed texture
  * (the GPU decodes it; the file's mips are the ones drawn). Other textures cross as PNG.
  *
- * Layout (little-endian): "LSTX", u8 format (1 = BC1, 2 = BC2, 3 = BC3), u8 levels, u16 0,
+ * Layout (little-endian): "LSTX", u8 format (1 = BC1, 2 = BC2, 3 = BC3), u8 levels, u8 alpha
+ * (what the file says of its alpha: 0 nothing, 1 blended, 2 cut-out; a PAA's FLAG tag), u8 0,
  * u32 width, u32 height, then per level u32 byte length + the blocks. Rows are stored top first,
  * as in the file.
  */
@@ -16,6 +17,8 @@ export interface BlockTexture {
   height: number;
   /** Largest first; each level half the one before (at least 1). */
   levels: Uint8Array[];
+  /** How the file says its alpha is drawn (a PAA's FLAG tag); absent when it says nothing. */
+  alpha?: 'blend' | 'test';
 }
 
 const MAGIC = [0x4c, 0x53, 0x54, 0x58];
@@ -50,6 +53,7 @@ export function packBlockTexture(t: BlockTexture): Uint8Array {
   out.set(MAGIC);
   out[4] = CODE[t.format];
   out[5] = levels.length;
+  out[6] = t.alpha === 'blend' ? 1 : t.alpha === 'test' ? 2 : 0;
   dv.setUint32(8, t.width, true);
   dv.setUint32(12, t.height, true);
   let p = 16;
@@ -80,5 +84,6 @@ export function unpackBlockTexture(bytes: Uint8Array): BlockTexture {
     levels.push(bytes.subarray(p + 4, p + 4 + n));
     p += 4 + n;
   }
-  return { format, width, height, levels };
+  const alpha = bytes[6] === 1 ? 'blend' as const : bytes[6] === 2 ? 'test' as const : undefined;
+  return { format, width, height, levels, ...(alpha ? { alpha } : {}) };
 }

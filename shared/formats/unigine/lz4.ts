@@ -77,49 +77,121 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
 
 /** Greedy LZ4 block compressor (4-byte hash, last 5 bytes always literals as the format asks). */
 export function lz4Compress(src: Uint8Array): Uint8Array {
+  return lz4CompressPieces([src]);
+}
+
+/** Bytes of input brought into the compressor's window at a time. */
+const WINDOW_STEP = 1 << 20;
+/** How far back an LZ4 match may point. */
+const MAX_OFFSET = 65535;
+
+/**
+ * {@link lz4Compress} of the pieces' concatenation, without making it: the input is read through
+ * a window that holds the last 64 KiB (what a match may point back to), the literals not yet
+ * written and the next MiB. The output is byte for byte what `lz4Compress` gives the joined bytes.
+ * A geometry block is mostly typed arrays the document already holds: compressing their views
+ * saves allocating the whole block once more. `step` (how much input the window takes in at a
+ * time) is for tests, which move the window often on small inputs.
+ */
+export function lz4CompressPieces(pieces: readonly Uint8Array[], step = WINDOW_STEP): Uint8Array {
+  let n = 0;
+  for (const p of pieces) n += p.length;
   // Written into one buffer of the worst case (all literals: n + n/255 + a token), not a number
   // array: that was most of the time and memory of writing a large ms14 mesh.
-  const out = new Uint8Array(src.length + Math.ceil(src.length / 255) + 16);
+  const out = new Uint8Array(n + Math.ceil(n / 255) + 16);
   let op = 0;
-  const writeLength = (n: number): void => {
-    while (n >= 255) {
-      out[op++] = 255;
-      n -= 255;
+  // The window holds input bytes [ws, ws + wl) at win[0..wl). A single piece is its own window
+  // (read only, never moved): nothing is copied.
+  const single = pieces.length === 1;
+  let win: Uint8Array = single ? pieces[0]! : new Uint8Array(Math.min(n, step + MAX_OFFSET + 1));
+  let ws = 0, wl = single ? n : 0;
+  let dv = new DataView(win.buffer, win.byteOffset, win.byteLength);
+  let piece = 0, pieceAt = 0;
+  /** Makes input [keep, upTo) readable (upTo capped at n), dropping what lies before `keep`. */
+  const fill = (upTo: number, keep: number): void => {
+    if (single) return;
+    const drop = keep - ws;
+    if (drop > 0 && drop >= wl / 2) {
+      win.copyWithin(0, drop, wl);
+      ws += drop;
+      wl -= drop;
     }
-    out[op++] = n;
+    const want = Math.min(n, Math.max(upTo, ws + wl + step)) - ws;
+    if (want > win.length) {
+      const grown = new Uint8Array(Math.min(n - ws, Math.max(want, win.length * 2)));
+      grown.set(win.subarray(0, wl));
+      win = grown;
+      dv = new DataView(win.buffer);
+    }
+    while (wl < want) {
+      const p = pieces[piece]!;
+      const take = Math.min(p.length - pieceAt, want - wl);
+      win.set(p.subarray(pieceAt, pieceAt + take), wl);
+      wl += take;
+      pieceAt += take;
+      if (pieceAt === p.length) { piece++; pieceAt = 0; }
+    }
+  };
+  const writeLength = (v: number): void => {
+    while (v >= 255) {
+      out[op++] = 255;
+      v -= 255;
+    }
+    out[op++] = v;
   };
   const table = new Int32Array(1 << 16).fill(-1);
-  const hash = (i: number): number => (Math.imul(src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24), 2654435761) >>> 16) & 0xffff;
   let anchor = 0;
   let i = 0;
-  const limit = src.length - 12;
-  const emit = (litEnd: number, matchLen: number, offset: number): void => {
+  const limit = n - 12;
+  /** A sequence's token and literals [anchor, litEnd); returns where the token is (its match nibble is added later). */
+  const literals = (litEnd: number): number => {
     const lit = litEnd - anchor;
-    const ml = matchLen - 4;
-    out[op++] = ((lit >= 15 ? 15 : lit) << 4) | (matchLen === 0 ? 0 : ml >= 15 ? 15 : ml);
+    const tokenAt = op;
+    out[op++] = (lit >= 15 ? 15 : lit) << 4;
     if (lit >= 15) writeLength(lit - 15);
-    out.set(src.subarray(anchor, litEnd), op);
-    op += lit;
-    if (matchLen === 0) return;
-    out[op++] = offset & 0xff;
-    out[op++] = offset >>> 8;
-    if (ml >= 15) writeLength(ml - 15);
+    // Short runs byte by byte (a subarray + set per run cost more than the copy itself).
+    if (lit < 32) {
+      for (let k = anchor - ws, e = litEnd - ws; k < e; ) out[op++] = win[k++]!;
+    } else {
+      out.set(win.subarray(anchor - ws, litEnd - ws), op);
+      op += lit;
+    }
+    return tokenAt;
   };
   while (i < limit) {
-    const h = hash(i);
+    if (i + 4 > ws + wl) fill(i + 4, Math.min(anchor, i - MAX_OFFSET));
+    const at = i - ws;
+    const word = dv.getInt32(at, true);
+    const h = (Math.imul(word, 2654435761) >>> 16) & 0xffff;
     const cand = table[h]!;
     table[h] = i;
-    if (cand >= 0 && i - cand < 65536 && src[cand] === src[i] && src[cand + 1] === src[i + 1] && src[cand + 2] === src[i + 2] && src[cand + 3] === src[i + 3]) {
+    if (cand >= 0 && i - cand < 65536 && dv.getInt32(cand - ws, true) === word) {
+      // The literals and the offset go out first, so a long match needs no window reaching back
+      // to them: only its own last 64 KiB.
+      const tokenAt = literals(i);
+      const offset = i - cand;
+      out[op++] = offset & 0xff;
+      out[op++] = offset >>> 8;
       let len = 4;
-      while (i + len < src.length - 5 && src[cand + len] === src[i + len]) len++;
-      emit(i, len, i - cand);
+      // Four bytes at a time while the window holds them, then byte by byte (same length found).
+      while (i + len + 4 < n - 5 && i + len + 4 <= ws + wl && dv.getInt32(cand - ws + len, true) === dv.getInt32(i - ws + len, true)) len += 4;
+      for (;;) {
+        if (!(i + len < n - 5)) break;
+        if (i + len >= ws + wl) fill(i + len + 1, i + len - MAX_OFFSET);
+        if (win[cand - ws + len] !== win[i - ws + len]) break;
+        len++;
+      }
+      const ml = len - 4;
+      out[tokenAt] = out[tokenAt]! | (ml >= 15 ? 15 : ml);
+      if (ml >= 15) writeLength(ml - 15);
       i += len;
       anchor = i;
     } else {
       i++;
     }
   }
-  emit(src.length, 0, 0);
+  fill(n, anchor);
+  literals(n);
   // A view, not a copy: the block is written out once and dropped.
   return out.subarray(0, op);
 }

@@ -8,7 +8,8 @@ import { decodeText, encodeText } from '../../binary/text.ts';
 import { DecodeError, EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
 import { readCompactCount, readUString, writeCompact, writeUString } from './compact.ts';
-import { lz4Compress, lz4Decompress, lz4MaxOutput } from './lz4.ts';
+import { lz4Compress, lz4CompressPieces, lz4Decompress, lz4MaxOutput } from './lz4.ts';
+import { PieceWriter } from '../../binary/pieces.ts';
 import { chargeAllocation } from '../../binary/budget.ts';
 import { indexWidth, readBones, readMagic, readUvsAndColours, readWeights, writeBones, writeIndices, writeUvsAndColours, writeWeights } from './mesh-io.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
@@ -59,6 +60,21 @@ function packBlock(plain: Uint8Array, original: Uint8Array | undefined): Block {
   }
   const packed = lz4Compress(plain);
   return { size: plain.length, lz4: packed.length < plain.length ? packed : plain };
+}
+
+/**
+ * A block written from the document (no original to keep): compressed from the pieces of its
+ * plain bytes, most of them views of the document's arrays, without joining them first.
+ */
+function packPieces(pieces: Uint8Array[]): Block {
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  const packed = lz4CompressPieces(pieces);
+  if (packed.length < size) return { size, lz4: packed };
+  const plain = new Uint8Array(size);
+  let o = 0;
+  for (const p of pieces) { plain.set(p, o); o += p.length; }
+  return { size, lz4: plain };
 }
 
 function writeBlock(w: BinaryWriter, b: Block): void {
@@ -188,7 +204,13 @@ function writeGeometry14To(w: BinaryWriter, s: UnigineSurface, path: string): vo
 export function encodeMesh14(doc: UnigineMesh14, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Blocks are compressed once, before the file is measured and written in one buffer.
-  const geometry = doc.surfaces.map((s, i) => packBlock(writeGeometry14(s, `surfaces[${i}]`), s.$geometryLz4));
+  const geometry = doc.surfaces.map((s, i) => {
+    const path = `surfaces[${i}]`;
+    if (s.$geometryLz4) return packBlock(writeGeometry14(s, path), s.$geometryLz4);
+    const w = new PieceWriter();
+    writeGeometry14To(w, s, path);
+    return packPieces(w.pieces());
+  });
   const trees = doc.surfaces.map((s) => packBlock(s.spatialTree ?? new Uint8Array(0), s.$treeLz4));
   return writeSized((w) => writeMesh14(w, doc, geometry, trees));
 }

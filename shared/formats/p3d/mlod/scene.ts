@@ -130,6 +130,7 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
         color: [1, 1, 1, 1],
         ...(texture && !texture.startsWith('#') ? { texture } : {}),
         ...(texture.startsWith('#') ? { color: proceduralColor(texture) } : {}),
+        ...(material ? { rvmat: material } : {}),
         source: ['lods', li, 'faces'],
       });
     }

@@ -130,7 +130,7 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
     if (m === undefined) {
       m = materials.length;
       matKey.set(key, m);
-      materials.push({ name: mat || texture || 'default', color: [1, 1, 1, 1], ...(texture ? { texture } : {}), source });
+      materials.push({ name: mat || texture || 'default', color: [1, 1, 1, 1], ...(texture ? { texture } : {}), ...(mat ? { rvmat: mat } : {}), source });
     }
     return m;
   };

@@ -33,5 +33,11 @@ export default tseslint.config(
     files: ['main/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'bin/**/*.mjs', '*.js', '*.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The launcher is CommonJS (see scripts/build-cli.ts): require is how it loads the bundle.
+    files: ['bin/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   { files: ['renderer/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
 );

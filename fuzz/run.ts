@@ -14,7 +14,7 @@
  * regression test (test/unit/fuzz-crashes.test.ts) picks them up.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../test/helpers/corpus.ts';
 import { runFuzz, type FuzzStats } from './lib/engine.ts';
@@ -65,6 +65,7 @@ function parseArgs(argv: readonly string[]): Args {
 function summary(s: FuzzStats): string {
   const lines = [
     `${s.inputs} inputs in ${s.seconds.toFixed(1)} s (${(s.inputs / Math.max(s.seconds, 1e-9)).toFixed(0)}/s), ${s.restarts} worker restart(s)`,
+    `${((1000 * s.cpuSeconds) / Math.max(s.inputs, 1)).toFixed(2)} ms of worker CPU per input (${s.cpuSeconds.toFixed(1)} s in all); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     `${s.gltfChecked} glTF export(s) checked by the Khronos validator; ${s.slowRetries} input(s) missed the time limit once and finished on a second run with ten times it`,
   ];
   for (const [format, counts] of Object.entries(s.byFormat).sort()) {

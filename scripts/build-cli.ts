@@ -2,9 +2,12 @@
  * Builds the prebuilt JavaScript the `lodsmith` command and the browser host run (`npm run
  * build:cli`; `npm install` runs it as the `prepare` step):
  *
- * - out/cli/lodsmith.mjs: the CLI (commander and every command's code; each command and each
+ * - out/cli/lodsmith.cjs: the CLI (commander and every command's code; each command and each
  *   format codec is a chunk in out/cli/chunks/, loaded when it is used), and
- *   out/cli/check-worker.mjs, the worker thread of `lodsmith check`;
+ *   out/cli/check-worker.cjs, the worker thread of `lodsmith check`. CommonJS, not ES modules:
+ *   Node sets up its ES module loader only for an ES module, and that alone is ~8% of the
+ *   instructions `lodsmith info` runs on a tiny file (valgrind: 137 M as ES modules, 126 M as
+ *   CommonJS, 86 M for `node -e 0`);
  * - out/host/serve.mjs: `npm run serve` (the browser host's server).
  *
  * Each folder gets a stamp (inputs.json) listing the source files it was built from with their
@@ -28,18 +31,22 @@ interface Target {
   dir: string;
   input: Record<string, string>;
   external?: (string | RegExp)[];
+  /** CommonJS (`.cjs` files) or ES modules (`.mjs`). */
+  format: 'cjs' | 'esm';
 }
 
 export const TARGETS: readonly Target[] = [
   {
     dir: 'out/cli',
     input: { lodsmith: 'main/cli/index.ts', 'check-worker': 'main/cli/check-worker-entry.ts' },
+    format: 'cjs',
   },
   {
     dir: 'out/host',
     // vite only builds a stale renderer (scripts/serve.ts); ws's native helpers are optional.
     input: { serve: 'scripts/serve.ts' },
     external: ['vite', 'bufferutil', 'utf-8-validate'],
+    format: 'esm',
   },
 ];
 
@@ -53,14 +60,34 @@ export const TARGETS: readonly Target[] = [
  * separate programs (lodsmith has none), only when something is first used from it.
  */
 const CJS_BUILTINS = new Set(['process', 'util', 'child_process', 'events', 'path', 'fs', 'os', 'tty', 'stream']);
+
+/**
+ * The CLI's own `import { readFileSync } from 'node:fs'` has the same cost as a CommonJS
+ * dependency's require: Node builds the ES namespace of the built-in, and `node:fs` alone pulls
+ * fs/promises, readline, watchers and streams in through its getters (~2 ms of `lodsmith info`).
+ * Each built-in module the bundled code imports becomes a small module that takes the names it
+ * exports from `process.getBuiltinModule` (data properties only: a getter's module loads only
+ * if the code reads it through the default export). A name that is only a getter fails the build.
+ */
+function esmBuiltinSource(name: string): string {
+  const mod = process.getBuiltinModule(`node:${name}`) as Record<string, unknown>;
+  const names = Object.entries(Object.getOwnPropertyDescriptors(mod))
+    .filter(([k, d]) => 'value' in d && /^[A-Za-z$][\w$]*$/.test(k) && !['default', 'length', 'name', 'prototype'].includes(k))
+    .map(([k]) => k);
+  return [`const m = process.getBuiltinModule('node:${name}');`, 'export default m;', `export const { ${names.join(', ')} } = m;`].join('\n');
+}
+
 const cjsBuiltins: Plugin = {
   name: 'cjs-builtins',
   resolveId(source, importer) {
+    if (!importer || !/^(node:)?[a-z_]+(\/[a-z_]+)?$/.test(source)) return null;
     const name = source.replace(/^node:/, '');
-    if (!CJS_BUILTINS.has(name) || !importer?.includes(`${sep}node_modules${sep}`)) return null;
-    return `\0builtin:${name}`;
+    if (importer.includes(`${sep}node_modules${sep}`)) return CJS_BUILTINS.has(name) ? `\0builtin:${name}` : null;
+    if (!source.startsWith('node:') || importer.startsWith('\0')) return null;
+    return `\0esm-builtin:${name}`;
   },
   load(id) {
+    if (id.startsWith('\0esm-builtin:')) return esmBuiltinSource(id.slice('\0esm-builtin:'.length));
     if (!id.startsWith('\0builtin:')) return null;
     const name = id.slice('\0builtin:'.length);
     if (name === 'process') return 'module.exports = process;';
@@ -81,12 +108,19 @@ const cjsBuiltins: Plugin = {
  * where automatic splitting puts them.
  */
 const CHUNK_GROUPS = [
-  { name: 'core', priority: 20, test: /[\\/]main[\\/]cli[\\/](?!commands[\\/](convert|check)\.ts|check-|index\.ts)|[\\/]shared[\\/](binary|model|errors\.ts|formats[\\/](catalog|probes|registry)\.ts)/ },
+  {
+    name: 'core',
+    priority: 20,
+    test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probes|registry|texture[\\/]extensions)\.ts)/,
+  },
+  { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
+  { name: 'format-p3d', priority: 13, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
   { name: 'format-odol', priority: 11, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]odol[\\/]/ },
   { name: 'format-mlod', priority: 10, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]/ },
   { name: 'format-lodka', priority: 10, test: /[\\/]shared[\\/]formats[\\/]lodka[\\/]/ },
   { name: 'format-grimrock', priority: 10, test: /[\\/]shared[\\/]formats[\\/]grimrock[\\/]/ },
   { name: 'format-unigine', priority: 10, test: /[\\/]shared[\\/]formats[\\/]unigine[\\/]/ },
+  { name: 'texture', priority: 9, test: /[\\/]shared[\\/]formats[\\/]texture[\\/]|[\\/]node_modules[\\/](fast-png|jpeg-js|iobuffer|fflate)[\\/]/ },
 ];
 
 /** Source files (outside node_modules) that went into a build, plus the lock file. */
@@ -105,6 +139,7 @@ function inputsOf(out: RolldownOutput): string[] {
 
 async function buildTarget(t: Target): Promise<number> {
   const outDir = join(repoRoot, t.dir);
+  const ext = t.format === 'cjs' ? 'cjs' : 'mjs';
   rmSync(outDir, { recursive: true, force: true });
   const out = await build({
     cwd: repoRoot,
@@ -114,7 +149,7 @@ async function buildTarget(t: Target): Promise<number> {
     plugins: [cjsBuiltins],
     logLevel: 'warn',
     write: true,
-    output: { dir: outDir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: false, codeSplitting: { groups: CHUNK_GROUPS } },
+    output: { dir: outDir, format: t.format, entryFileNames: `[name].${ext}`, chunkFileNames: `chunks/[name]-[hash].${ext}`, sourcemap: false, codeSplitting: { groups: CHUNK_GROUPS } },
   });
   const inputs = inputsOf(out).map((f) => {
     const st = statSync(join(repoRoot, f));

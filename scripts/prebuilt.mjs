@@ -1,7 +1,7 @@
 /* global process */
 // Whether a prebuilt bundle (out/cli, out/host: see scripts/build-cli.ts) was built from the
 // sources as they are now. Plain JavaScript so launchers can use it before anything is compiled;
-// it only stats files (about a millisecond for the ~100 inputs). bin/lodsmith.mjs keeps its own
+// it only stats files (about a millisecond for the ~100 inputs). bin/lodsmith.cjs keeps its own
 // copy of this check, to spare the CLI's start-up one more module.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -20,7 +20,7 @@ const MiB = 1024 * 1024;
 function peakMemory(dir: string, name: string, label: string, bytes: number): Row {
   const budget = 64 * MiB + 16 * bytes;
   const row: Row = { section: 'reliability', subject: 'p3d-odol', input: label, bytes, metric: 'info peak RSS', value: null, unit: 'bytes', target: `<= budget ${(budget / MiB).toFixed(0)} MiB`, verdict: 'MISS' };
-  const r = spawnSync('time', ['-f', '%M', process.execPath, join(repoRoot, 'bin/lodsmith.mjs'), 'info', name], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync('time', ['-f', '%M', process.execPath, join(repoRoot, 'bin/lodsmith.cjs'), 'info', name], { cwd: dir, encoding: 'utf8' });
   const kb = Number(/(\d+)\s*$/.exec(r.stderr ?? '')?.[1]);
   if (r.error || !Number.isFinite(kb)) return { ...row, note: `not measured: GNU time is not on PATH (${r.error?.message ?? 'no %M output'})` };
   const value = kb * 1024;
@@ -41,7 +41,7 @@ export function benchBombs(log: (s: string) => void): Row[] {
         const args = cmd[0] === 'convert' ? ['convert', b.name, 'out.glb', '-q'] : [cmd[0]!, b.name];
         log(`bombs: lodsmith ${args.join(' ')}`);
         const t0 = performance.now();
-        const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.mjs'), ...args], { cwd: dir, encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), ...args], { cwd: dir, encoding: 'utf8' });
         const s = (performance.now() - t0) / 1000;
         const lines = r.stderr.trimEnd().split('\n');
         const clean = r.status === 2 && lines.length === 1 && /decoding memory budget/.test(lines[0]!) && !/\n\s+at /.test(r.stderr);

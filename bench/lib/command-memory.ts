@@ -16,7 +16,7 @@ import { repoRoot } from '../../test/helpers/corpus.ts';
 import { GENERATED, loadBuilder } from './inputs.ts';
 import type { Row } from './report.ts';
 
-const BIN = join(repoRoot, 'bin/lodsmith.mjs');
+const BIN = join(repoRoot, 'bin/lodsmith.cjs');
 const HOOK = pathToFileURL(join(repoRoot, 'bench/lib/hwm-hook.mjs')).href;
 const MB = 1e6;
 

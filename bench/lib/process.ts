@@ -1,6 +1,6 @@
 /**
  * Whole-process figures: what a user waits for when they type a command, start-up included.
- * Each runs the real launcher (bin/lodsmith.mjs, which runs the prebuilt CLI) with the Node that
+ * Each runs the real launcher (bin/lodsmith.cjs, which runs the prebuilt CLI) with the Node that
  * runs the benchmark, and compares it with that same Node in the same minutes: rounds alternate
  * between the two, and each figure is the median of the per-round ratios, so a load swing on the
  * shared machine moves both sides alike.
@@ -21,7 +21,7 @@ import { corpusInputs } from './inputs.ts';
 import type { Row } from './report.ts';
 import { median } from './timing.ts';
 
-const BIN = join(repoRoot, 'bin/lodsmith.mjs');
+const BIN = join(repoRoot, 'bin/lodsmith.cjs');
 /** Python A3OB's `info`-equivalent read of one MLOD file, measured beside LodSmith outside the repo. */
 const A3OB_MS_PER_FILE = 53;
 const PEER_SPEEDUP = 1.5;

@@ -45,6 +45,14 @@ export function installAllocMeter(): void {
           allocated += this.byteLength;
         }
       }
+
+      // Arrays this class did not make (a structured clone's, a Buffer, a slice of either) are
+      // Uint8Arrays all the same: without this, `x instanceof Uint8Array` was false for them in
+      // the worker only, and a codec that checks it took another path (the unigine-mesh
+      // "mismatch" of run 14001: kept NaN bytes, sliced from the cloned input, were ignored).
+      static [Symbol.hasInstance](x: unknown): boolean {
+        return x instanceof Base;
+      }
     };
     Object.defineProperty(Metered, 'name', { value: name });
     g[name] = Metered;
@@ -53,6 +61,11 @@ export function installAllocMeter(): void {
     constructor(length: number, opts?: { maxByteLength?: number }) {
       super(length, opts);
       allocated += this.byteLength;
+    }
+
+    // The buffers of typed arrays and clones are ArrayBuffers too (see above).
+    static [Symbol.hasInstance](x: unknown): boolean {
+      return x instanceof OrigAB;
     }
   };
   Object.defineProperty(MeteredAB, 'name', { value: 'ArrayBuffer' });

@@ -81,6 +81,12 @@ export interface FuzzStats {
    * a busy machine, not a loop. Counted by their second outcome; a second miss is a hang.
    */
   slowRetries: number;
+  /**
+   * CPU time the workers spent on the inputs (seconds, summed over workers). On a shared machine
+   * the rate says how busy the machine was; this says what the inputs cost: workers / (cpuSeconds /
+   * inputs) is the rate the same run reaches with a free core per worker.
+   */
+  cpuSeconds: number;
 }
 
 /** The generator of input i: independent of every other input. */
@@ -88,13 +94,52 @@ export function inputPrng(seed: number, i: number): Prng {
   return new Prng((Math.imul(seed ^ 0x5bd1e995, 0x27d4eb2f) + Math.imul(i + 1, 0x9e3779b1)) >>> 0);
 }
 
+/**
+ * Seeds above this size are picked less often, in proportion: a 1 MiB file a quarter as often as
+ * a small one, a 2 MiB file an eighth. An input costs roughly in proportion to its size above a
+ * fixed cost per input, and the few big corpus files took a quarter of a run's time for a tenth of
+ * its inputs. Like libFuzzer's -max_len, but the big files are still fuzzed whole, only less often:
+ * in a run of a million inputs each still gets thousands.
+ */
+export const FULL_SHARE_BYTES = 256 * 1024;
+
+/** How often a seed is picked relative to a small one (see {@link FULL_SHARE_BYTES}). */
+export function seedWeight(bytes: number): number {
+  return bytes <= FULL_SHARE_BYTES ? 1 : FULL_SHARE_BYTES / bytes;
+}
+
+/** One format's seeds with the running sum of their weights, for a weighted pick. */
+export interface SeedList {
+  seeds: readonly Seed[];
+  cumulative: Float64Array;
+}
+
+export function seedList(seeds: readonly Seed[]): SeedList {
+  const cumulative = new Float64Array(seeds.length);
+  let sum = 0;
+  seeds.forEach((s, i) => (cumulative[i] = sum += seedWeight(s.bytes.length)));
+  return { seeds, cumulative };
+}
+
+function pickWeighted(rnd: Prng, list: SeedList): Seed {
+  const x = rnd.float() * list.cumulative[list.cumulative.length - 1]!;
+  let lo = 0;
+  let hi = list.cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list.cumulative[mid]! > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return list.seeds[lo]!;
+}
+
 /** Mutant i of a run: which seed and which mutation. */
-export function makeInput(seeds: readonly Seed[], byFormat: ReadonlyMap<string, readonly Seed[]>, formats: readonly string[], seed: number, i: number): { seed: Seed; mutant: Mutant } {
+export function makeInput(seeds: readonly Seed[], byFormat: ReadonlyMap<string, SeedList>, formats: readonly string[], seed: number, i: number): { seed: Seed; mutant: Mutant } {
   const rnd = inputPrng(seed, i);
   // Every format gets the same share, however many corpus files it happens to have.
   const list = byFormat.get(formats[i % formats.length]!)!;
-  const s = rnd.pick(list);
-  const partner = rnd.chance(0.8) ? rnd.pick(list) : rnd.pick(seeds);
+  const s = pickWeighted(rnd, list);
+  const partner = rnd.chance(0.8) ? rnd.pick(list.seeds) : rnd.pick(seeds);
   return { seed: s, mutant: mutate(rnd, s, partner) };
 }
 
@@ -123,13 +168,14 @@ function hashOf(bytes: Uint8Array): string {
 
 /** Runs a fuzz campaign. */
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
-  const byFormat = new Map<string, Seed[]>();
+  const grouped = new Map<string, Seed[]>();
   for (const s of opts.seeds) {
-    if (!byFormat.has(s.format)) byFormat.set(s.format, []);
-    byFormat.get(s.format)!.push(s);
+    if (!grouped.has(s.format)) grouped.set(s.format, []);
+    grouped.get(s.format)!.push(s);
   }
+  const byFormat = new Map([...grouped].map(([f, list]) => [f, seedList(list)]));
   const formats = [...byFormat.keys()].sort();
-  const stats: FuzzStats = { inputs: 0, seconds: 0, byFormat: {}, findings: [], mismatches: [], restarts: 0, gltfChecked: 0, slowRetries: 0 };
+  const stats: FuzzStats = { inputs: 0, seconds: 0, byFormat: {}, findings: [], mismatches: [], restarts: 0, gltfChecked: 0, slowRetries: 0, cpuSeconds: 0 };
   const mismatches = new Map<string, Finding>();
   if (formats.length === 0) return stats;
   const memFactor = opts.memFactor ?? 32;
@@ -170,6 +216,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
       else mismatches.set(seed.format, { signature: `${seed.format}|mismatch`, format: seed.format, outcome: r.outcome, message: r.message ?? '', stack: '', seedName: seed.name, mutation: `${mutant.kind}: ${mutant.desc}`, input: i, bytes: mutant.bytes, hits: 1 });
     }
     if (r.gltfChecked) stats.gltfChecked++;
+    stats.cpuSeconds += (r.cpuUs ?? 0) / 1e6;
     if (!FAILURES.includes(r.outcome)) return;
     const sig = signatureOf(seed.format, r);
     const known = findings.get(sig);
@@ -188,11 +235,20 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzStats> {
     if (opts.saveDir) save(opts.saveDir, f, opts.seed);
   };
 
+  const take = () => {
+    if (next >= opts.inputs || elapsed() >= opts.seconds || opts.signal?.aborted) return undefined;
+    const i = next++;
+    return { i, ...makeInput(opts.seeds, byFormat, formats, opts.seed, i) };
+  };
   const lane = async () => {
-    while (next < opts.inputs && elapsed() < opts.seconds && !opts.signal?.aborted) {
-      const i = next++;
-      const { seed, mutant } = makeInput(opts.seeds, byFormat, formats, opts.seed, i);
-      const r = await request(i, seed.format, mutant.bytes, gltfEvery > 0 && i % gltfEvery === 0);
+    let upcoming = take();
+    while (upcoming) {
+      const { i, seed, mutant } = upcoming;
+      const pending = request(i, seed.format, mutant.bytes, gltfEvery > 0 && i % gltfEvery === 0);
+      // The next mutant is made while the worker runs this one, so the worker waits only for the
+      // message round trip. (Taken but not run when the clock or a signal stops the run.)
+      upcoming = take();
+      const r = await pending;
       await record(i, seed, mutant, r);
       stats.inputs++;
       const now = performance.now();

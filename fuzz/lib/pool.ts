@@ -20,6 +20,8 @@ export interface PoolOptions {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
+  /** Set once `ready` has resolved: such a slot takes an input at once, without awaiting. */
+  started: boolean;
   busy: boolean;
   /** The pending input's settle function, while one runs. */
   settle?: (r: FuzzResponse) => void;
@@ -28,6 +30,9 @@ interface Slot {
 }
 
 const workerUrl = new URL('./worker.ts', import.meta.url);
+
+/** How long a new worker may take to load the codecs (slow on a busy machine, but not this slow). */
+const STARTUP_MS = 120_000;
 
 export class FuzzPool {
   private readonly opts: PoolOptions;
@@ -52,11 +57,16 @@ export class FuzzPool {
     // Codec output on the console is noise during fuzzing; drain it.
     worker.stdout.resume();
     worker.stderr.resume();
-    const slot: Slot = { worker, busy: false, ready: Promise.resolve() };
+    const slot: Slot = { worker, busy: false, started: false, ready: Promise.resolve() };
     slot.ready = new Promise<void>((resolve, reject) => {
+      // A worker that never says it is ready (a broken module) must not stall the run silently.
+      const startLimit = setTimeout(() => reject(new Error(`fuzz worker did not start within ${STARTUP_MS / 1000} s`)), STARTUP_MS);
+      startLimit.unref();
       const onMsg = (m: unknown) => {
         if (m && typeof m === 'object' && 'ready' in m) {
           worker.off('message', onMsg);
+          clearTimeout(startLimit);
+          slot.started = true;
           resolve();
         }
       };
@@ -144,10 +154,23 @@ export class FuzzPool {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Runs one input; never rejects (every end is an outcome). */
-  async run(req: FuzzRequest): Promise<FuzzResponse> {
-    const slot = await this.acquire();
-    await slot.ready;
+  /**
+   * Runs one input; never rejects (every end is an outcome). When a started worker is free the
+   * input is posted before this returns, so the caller can make its next input meanwhile.
+   */
+  run(req: FuzzRequest): Promise<FuzzResponse> {
+    const free = this.slots.find((s) => !s.busy && s.started);
+    if (free) {
+      free.busy = true;
+      return this.send(free, req);
+    }
+    return this.acquire().then(async (slot) => {
+      await slot.ready;
+      return this.send(slot, req);
+    });
+  }
+
+  private send(slot: Slot, req: FuzzRequest): Promise<FuzzResponse> {
     const limitMs = (this.opts.baseMs + (this.opts.msPerMB * req.bytes.length) / 1e6) * (req.timeScale ?? 1);
     return new Promise<FuzzResponse>((resolve) => {
       slot.settle = resolve;

@@ -63,6 +63,8 @@ export interface FuzzResponse {
   /** ArrayBuffer bytes still held when the input finished (the document included). */
   retained: number;
   ms: number;
+  /** CPU time the worker thread spent on the input, in microseconds (0 when it did not report). */
+  cpuUs?: number;
   /** Which stage the outcome comes from (`decode`, `info`, `scene`, ...). */
   stage?: string;
   /** True when the exported glTF went through the Khronos validator. */

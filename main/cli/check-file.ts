@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
-import { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } from '../../shared/formats/texture/index.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, roundTrip } from './verify.ts';
@@ -24,6 +23,8 @@ export interface CheckResult {
   ms: number;
 }
 
+type TextureModule = typeof import('../../shared/formats/texture/index.ts');
+
 export interface CheckJob {
   abs: string;
   file: string;
@@ -42,7 +43,13 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     if (b.length > MAX_INPUT_BYTES) throw new Error('file too large');
     const data = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     bytes = data.length;
-    if (!recognisesModel(data) && probeTexture(data, basename(job.file))) return checkTexture(job, data, t0);
+    // Texture code (decoders, PNG and JPEG libraries, their tables) loads only once a file that is
+    // no model turns up: a worker's start costs ~40 ms of CPU with it, which a folder of models
+    // would pay for nothing.
+    if (!recognisesModel(data)) {
+      const texture = await import('../../shared/formats/texture/index.ts');
+      if (texture.probeTexture(data, basename(job.file))) return checkTexture(texture, job, data, t0);
+    }
     const codec = await codecFor(data, job.file);
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
@@ -66,7 +73,8 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
  * A texture: decoded, every mip decoded to pixels (validateTexture does that), then written back
  * and compared byte for byte.
  */
-function checkTexture(job: CheckJob, data: Uint8Array, t0: number): CheckResult {
+function checkTexture(texture: TextureModule, job: CheckJob, data: Uint8Array, t0: number): CheckResult {
+  const { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } = texture;
   const base = { file: job.file, format: `texture-${probeTexture(data, basename(job.file))}`, bytes: data.length };
   return withBudget(MemoryBudget.forInput(data.length), () => {
     const doc = decodeTexture(data, basename(job.file));

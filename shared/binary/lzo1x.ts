@@ -67,6 +67,33 @@ export function lzo1xMaxOutput(streamBytes: number): number {
   return Math.max(0, streamBytes) * LZO_RATIO + 3;
 }
 
+/** Literal runs from this length are copied with one native `set` in the fast loop. */
+const NATIVE_RUN = 128;
+
+/**
+ * A match of `len` bytes at distance `dist` (at least 4) to `op`, for the fast loop: the caller
+ * has checked that `op + len` is at most FAST_OUT bytes short of the output's end (the copy may
+ * write up to 7 bytes past the match, which later instructions overwrite). A long match whose
+ * source does not overlap it is one native memmove; others go 8 bytes a step (distance 8 or
+ * more) or twice 4 bytes a step (4..7), each step reading only bytes already written, so an
+ * overlapping match repeats its pattern as the format wants. Returns the new output position.
+ */
+function longMatch(out: Uint8Array, ov: DataView, op: number, dist: number, len: number): number {
+  let from = (op - dist) | 0;
+  const stop = (op + len) | 0;
+  if (len >= NATIVE_RUN && dist >= len) {
+    out.copyWithin(op, from, from + len);
+  } else if (dist >= 8) {
+    for (let at = op; at < stop; at = (at + 8) | 0, from = (from + 8) | 0) ov.setFloat64(at, ov.getFloat64(from, true), true);
+  } else {
+    for (let at = op; at < stop; at = (at + 8) | 0, from = (from + 8) | 0) {
+      ov.setInt32(at, ov.getInt32(from, true), true);
+      ov.setInt32((at + 4) | 0, ov.getInt32((from + 4) | 0, true), true);
+    }
+  }
+  return stop;
+}
+
 /** Where {@link checkedStep} leaves the decoder (one object per call, off the fast path). */
 interface Cursor {
   ip: number;
@@ -156,8 +183,31 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         s = t & 3;
       } else if (t < 16) {
         if (state === 0) {
-          // Literal run of 4..18 bytes, 8 bytes per step (longer ones extend: checked path).
-          if (t === 0) break;
+          if (t === 0) {
+            // A long literal run (its length extends: each zero byte adds 255, then a final
+            // byte + 18). Decoded here while the run and what may follow it stay inside the
+            // margins; otherwise, and for an extension reaching the margin, the checked path.
+            let q = (ip + 1) | 0;
+            let n = 18;
+            while (src[q] === 0) {
+              n = (n + 255) | 0;
+              q = (q + 1) | 0;
+              if (q >= ipFast) break fast;
+            }
+            n = (n + src[q]!) | 0;
+            q = (q + 1) | 0;
+            if (q + n > ipFast || op + n > opFast) break;
+            if (n >= NATIVE_RUN) {
+              out.set(src.subarray(q, q + n), op);
+            } else {
+              for (let k = 0; k < n; k = (k + 8) | 0) ov.setFloat64((op + k) | 0, sv.getFloat64((q + k) | 0, true), true);
+            }
+            op = (op + n) | 0;
+            ip = (q + n) | 0;
+            state = 4;
+            continue fast;
+          }
+          // Literal run of 4..18 bytes, 8 bytes per step.
           // Reads first: after a store through a DataView the engine re-checks both views (map,
           // length, buffer) at their next access, while a read after a read is cheap.
           const p = (ip + 1) | 0;
@@ -208,10 +258,27 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
           ip = (ip + 2) | 0;
           s = t & 3;
         }
+      } else if (t >= 32 && (t & 31) === 0) {
+        // M3 with an extended length (34 bytes or more) within 16 KiB.
+        let q = (ip + 1) | 0;
+        let len = 33;
+        while (src[q] === 0) {
+          len = (len + 255) | 0;
+          q = (q + 1) | 0;
+          if (q >= ipFast) break fast;
+        }
+        len = (len + src[q]!) | 0;
+        q = (q + 1) | 0;
+        const d = src[q]! | (src[(q + 1) | 0]! << 8);
+        const dist = ((d >> 2) + 1) | 0;
+        if (dist > op || dist < 4 || op + len > opFast) break;
+        op = longMatch(out, ov, op, dist, len);
+        ip = (q + 2) | 0;
+        s = d & 3;
       } else if (t >= 32) {
-        // M3: 3..33 bytes within 16 KiB, 8 bytes per step (longer ones extend: checked path).
+        // M3: 3..33 bytes within 16 KiB, 8 bytes per step.
         const dist = (((w >>> 10) & 0x3fff) + 1) | 0;
-        if ((t & 31) === 0 || dist > op || dist < 4) break;
+        if (dist > op || dist < 4) break;
         let from = (op - dist) | 0;
         const stop = (op + (t & 31) + 2) | 0;
         if (dist >= 8) {
@@ -231,6 +298,25 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         op = stop;
         ip = (ip + 3) | 0;
         s = (w >> 8) & 3;
+      } else if ((t & 7) === 0) {
+        // M4 with an extended length (10 bytes or more) at 16385..49151 (far 0, the end marker,
+        // is left to the checked path).
+        let q = (ip + 1) | 0;
+        let len = 9;
+        while (src[q] === 0) {
+          len = (len + 255) | 0;
+          q = (q + 1) | 0;
+          if (q >= ipFast) break fast;
+        }
+        len = (len + src[q]!) | 0;
+        q = (q + 1) | 0;
+        const d = src[q]! | (src[(q + 1) | 0]! << 8);
+        const far = (((t & 8) << 11) + (d >> 2)) | 0;
+        const dist = (far + M3_MAX_OFFSET) | 0;
+        if (far === 0 || dist > op || op + len > opFast) break;
+        op = longMatch(out, ov, op, dist, len);
+        ip = (q + 2) | 0;
+        s = d & 3;
       } else {
         // M4: 3..9 bytes at 16385..49151, at most two 8-byte steps (longer ones extend, and far 0
         // is the end marker: checked path).

@@ -37,14 +37,15 @@ const MAX_MATCH = 18;
 
 /** Both checksum flavours of a buffer, as unsigned 32-bit values. */
 export function lzssChecksums(data: Uint8Array): { unsigned: number; signed: number } {
+  // The signed sum is the unsigned one less 256 for every byte of 128 or more (all mod 2^32).
   let u = 0;
-  let s = 0;
+  let high = 0;
   for (let i = 0; i < data.length; i++) {
     const b = data[i]!;
     u = (u + b) | 0;
-    s = (s + ((b << 24) >> 24)) | 0;
+    high = (high + (b >> 7)) | 0;
   }
-  return { unsigned: u >>> 0, signed: s >>> 0 };
+  return { unsigned: u >>> 0, signed: (u - (high << 8)) >>> 0 };
 }
 
 /**

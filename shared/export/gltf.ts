@@ -151,6 +151,9 @@ class Exporter {
   private texture(m: SceneMaterial, mime: string, i: number): Texture {
     const base = (m.texture ?? m.name ?? 'texture').split(/[\\/]/).pop()!.replace(/\.[^.]*$/, '') || 'texture';
     const safe = base.replace(/[^A-Za-z0-9_.-]+/g, '_');
+    // A GLB stores images in the buffer: a model whose only resource is an image (a textured
+    // material, no mesh) still needs one.
+    this.buffer ??= this.doc.createBuffer('data');
     return this.doc
       .createTexture(base)
       .setImage(m.textureData!)

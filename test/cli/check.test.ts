@@ -111,7 +111,7 @@ describe('check', () => {
 
   it.skipIf(picks.length === 0)('runs from the real launcher with workers', async () => {
     const r = await new Promise<{ code: number; out: string }>((resolve) => {
-      execFile(process.execPath, [join(repoRoot, 'bin/lodsmith.mjs'), 'check', mixed], (e, out) =>
+      execFile(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'check', mixed], (e, out) =>
         resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out }),
       );
     });

@@ -21,7 +21,7 @@ it('npm run fixtures writes files of every format and lodsmith roundtrip --stric
   expect([...extensions].sort()).toEqual(['.anim', '.animation', '.lod', '.mesh', '.model', '.p3d']);
   expect(files.length).toBeGreaterThanOrEqual(30);
 
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.mjs'), 'roundtrip', '--strict', ...files], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'roundtrip', '--strict', ...files], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   const ok = r.stdout.split('\n').filter((l) => l.startsWith('OK'));

@@ -8,7 +8,7 @@ import { repoRoot } from '../helpers/corpus.ts';
 import { bundleIsCurrent } from '../../scripts/prebuilt.mjs';
 import { smallestPerFormat } from './helpers/formats.ts';
 
-const bin = join(repoRoot, 'bin/lodsmith.mjs');
+const bin = join(repoRoot, 'bin/lodsmith.cjs');
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-spawn-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -22,7 +22,7 @@ function lodsmith(args: string[], env: NodeJS.ProcessEnv = process.env): Promise
 
 const sample = smallestPerFormat()[0];
 
-describe('bin/lodsmith.mjs', () => {
+describe('bin/lodsmith.cjs', () => {
   it('runs the prebuilt CLI, which the test setup keeps current with the sources', async () => {
     expect(bundleIsCurrent(repoRoot, 'out/cli')).toBe(true);
     const r = await lodsmith(['--version'], { ...process.env, LODSMITH_TRACE_LAUNCH: '1' });

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: the tests that spawn `bin/lodsmith.mjs` run the prebuilt CLI, so it is
+ * Vitest global setup: the tests that spawn `bin/lodsmith.cjs` run the prebuilt CLI, so it is
  * rebuilt here when any source it was built from has changed (a clean checkout has it from `npm
  * ci`'s prepare step). The launcher itself would fall back to the sources for a stale bundle;
  * test/cli/spawn.test.ts checks that the bundle is what ran.

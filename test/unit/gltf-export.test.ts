@@ -163,6 +163,14 @@ describe('glTF export', () => {
     expect(json.animations).toHaveLength(1);
   });
 
+  it('writes a model with textured materials and no mesh (the image still needs a buffer)', async () => {
+    // A fuzzed LODka file whose mesh chunks were damaged kept its TXTR images: glTF Transform
+    // refused to write a GLB with an image and no buffer.
+    const { json } = await validGlb({ nodes: [], meshes: [], materials: [{ name: 'red', color: [1, 0, 0, 1], textureData: makePng() }], clips: [] });
+    expect(json.images).toHaveLength(1);
+    expect(json.buffers).toHaveLength(1);
+  });
+
   it('reads back with the same positions, UVs, indices and texture bytes', async () => {
     const scene = quadScene();
     const back = await new WebIO().readBinary(await writeGlb(sceneToGltf(scene).document));

@@ -135,7 +135,9 @@ function randomStream(seed: number, size: number): { stream: Uint8Array; expecte
   const b = new StreamBuilder();
   if (rng.int(0, 1)) b.lit(bytes(rng, rng.int(1, 40)), true);
   else b.lit(bytes(rng, rng.int(4, 40)));
-  const lens = [3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 24, 31, 32, 33, 34, 40, 100, 300];
+  // Extended lengths up to several zero bytes (the fast loop takes them too, and copies matches
+  // of 128 bytes or more whose source does not overlap natively).
+  const lens = [3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 24, 31, 32, 33, 34, 40, 100, 127, 128, 300, 800, 1500];
   const smallDists = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16];
   while (b.out.length < size) {
     const have = b.out.length;
@@ -143,7 +145,7 @@ function randomStream(seed: number, size: number): { stream: Uint8Array; expecte
     const dist = (max: number): number => Math.min(have, rng.int(0, 2) === 0 ? rng.pick(smallDists) : rng.int(1, max));
     const k = rng.int(0, 9);
     if (b.state === 0 && k <= 2) {
-      b.lit(bytes(rng, rng.int(0, 4) === 0 ? rng.int(19, 300) : rng.int(4, 18)));
+      b.lit(bytes(rng, rng.int(0, 4) === 0 ? rng.pick([rng.int(19, 300), rng.int(120, 140), rng.int(300, 1500)]) : rng.int(4, 18)));
     } else if (b.state !== 0 && k <= 1 && (b.state !== 4 || have >= 2049)) {
       b.short(b.state === 4 ? rng.int(2049, Math.min(3072, have)) : dist(1024), trailing);
     } else if (k <= 5) {

@@ -199,3 +199,23 @@ describe.skipIf(!hasCorpus)('LZSS arrays in real ODOL v40 files', () => {
     expect(xyz.every((v) => Number.isFinite(v) && Math.abs(v) < 10)).toBe(true);
   });
 });
+
+describe('LZSS checksums', () => {
+  it('both sums agree with a byte-by-byte sum of unsigned and of signed bytes', () => {
+    let seed = 7;
+    const rnd = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    for (const n of [0, 1, 255, 4096, 100_003]) {
+      const data = Uint8Array.from({ length: n }, rnd);
+      let u = 0;
+      let s = 0;
+      for (const b of data) {
+        u += b;
+        s += b >= 128 ? b - 256 : b;
+      }
+      expect(lzssChecksums(data)).toEqual({ unsigned: u >>> 0, signed: s >>> 0 });
+    }
+    // Past 2^32 in both directions: 17 M bytes of 0xff.
+    const big = new Uint8Array(17_000_000).fill(0xff);
+    expect(lzssChecksums(big)).toEqual({ unsigned: (17_000_000 * 255) % 2 ** 32, signed: (2 ** 32 - 17_000_000) >>> 0 });
+  });
+});

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
-import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/index.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/extensions.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
@@ -37,9 +37,9 @@ export interface CheckSummary {
 /**
  * The worker's entry: beside the sources when running from them, and in the prebuilt CLI
  * (out/cli, scripts/build-cli.ts) this module is a chunk in out/cli/chunks/ and the worker is
- * out/cli/check-worker.mjs, the same relative place.
+ * out/cli/check-worker.cjs, the same relative place.
  */
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../check-worker.ts' : '../check-worker.mjs', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../check-worker.ts' : '../check-worker.cjs', import.meta.url);
 
 export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Promise<number> {
   const t0 = performance.now();
@@ -111,8 +111,70 @@ async function walk(root: string): Promise<string[]> {
 }
 
 /**
- * Hands jobs to `size` workers, one at a time each. A worker that exceeds the timeout or dies is
- * replaced and its file counted as failed, so one bad file can neither hang nor sink the run.
+ * The jobs as queues by file extension (each in the given order, largest first), from which a
+ * worker takes the next file of the kind it had last, and only when that queue is empty the head
+ * of the fullest queue no other worker is on. Each worker's engine then compiles and optimises
+ * the code of fewer formats: with one shared list, every worker warmed up every decoder, and
+ * `-j 2` spent ~250 ms more CPU than `-j 1` on the corpus (~730 ms), about a third of it there.
+ */
+export class JobQueues<J extends { file: string }> {
+  private readonly queues = new Map<string, J[]>();
+  private readonly heads = new Map<string, number>();
+  private left: number;
+
+  constructor(jobs: readonly J[]) {
+    for (const j of jobs) {
+      const k = kindOf(j.file);
+      let q = this.queues.get(k);
+      if (!q) this.queues.set(k, (q = []));
+      q.push(j);
+    }
+    for (const k of this.queues.keys()) this.heads.set(k, 0);
+    this.left = jobs.length;
+  }
+
+  get remaining(): number {
+    return this.left;
+  }
+
+  /** The next job for a worker that last had kind `kind`, avoiding kinds in `busy` when it can. */
+  take(kind: string | undefined, busy: ReadonlySet<string>): J | undefined {
+    if (this.left === 0) return undefined;
+    let pick = kind !== undefined && this.pending(kind) > 0 ? kind : undefined;
+    if (pick === undefined) {
+      let best = -1;
+      for (const k of this.queues.keys()) {
+        const n = this.pending(k);
+        if (n === 0) continue;
+        const score = busy.has(k) ? n : n + this.left;
+        if (score > best) {
+          best = score;
+          pick = k;
+        }
+      }
+    }
+    if (pick === undefined) return undefined;
+    const at = this.heads.get(pick)!;
+    this.heads.set(pick, at + 1);
+    this.left--;
+    return this.queues.get(pick)![at];
+  }
+
+  private pending(kind: string): number {
+    return this.queues.get(kind)!.length - this.heads.get(kind)!;
+  }
+}
+
+/** The queue a file goes to: its extension (.pac files are PAA). */
+export function kindOf(file: string): string {
+  const ext = file.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+  return ext === '.pac' ? '.paa' : ext;
+}
+
+/**
+ * Hands jobs to `size` workers, one at a time each (see JobQueues). A worker that exceeds the
+ * timeout or dies is replaced and its file counted as failed, so one bad file can neither hang
+ * nor sink the run.
  */
 export function runPool(
   jobs: readonly CheckJob[],
@@ -123,7 +185,9 @@ export function runPool(
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   if (jobs.length === 0) return Promise.resolve(results);
-  let next = 0;
+  const queues = new JobQueues(jobs);
+  /** Kinds a live worker is on, each with how many workers. */
+  const onKind = new Map<string, number>();
   let running = 0;
   return new Promise((resolveAll) => {
     const finish = (r: CheckResult): void => {
@@ -134,6 +198,8 @@ export function runPool(
       const w = new Worker(workerUrl);
       running++;
       let current: CheckJob | undefined;
+      /** The kind of the file this worker has (or last had). */
+      let kind: string | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let started = 0;
       let dead = false;
@@ -146,6 +212,7 @@ export function runPool(
           current = undefined;
           dead = true;
           finish({ file: job.file, bytes: 0, result: 'error', detail: `stopped after ${duration(timeoutMs)}: took too long (a decoder loop?)`, ms: performance.now() - started });
+          release();
           w.removeAllListeners('exit');
           void w.terminate().then(() => {
             running--;
@@ -157,18 +224,31 @@ export function runPool(
         online = true;
         if (current) arm();
       });
+      /** This worker is off its kind (done with a file, or gone). */
+      const release = (): void => {
+        if (kind === undefined) return;
+        const n = onKind.get(kind)! - 1;
+        if (n === 0) onKind.delete(kind);
+        else onKind.set(kind, n);
+        kind = undefined;
+      };
       const feed = (): void => {
-        if (next >= jobs.length) {
+        const last = kind;
+        release();
+        const job = queues.take(last, new Set(onKind.keys()));
+        if (!job) {
           current = undefined;
           void w.terminate();
           return;
         }
-        current = jobs[next++]!;
+        current = job;
+        kind = kindOf(job.file);
+        onKind.set(kind, (onKind.get(kind) ?? 0) + 1);
         if (online) arm();
         w.postMessage(current);
       };
       const replace = (): void => {
-        if (next < jobs.length) startWorker();
+        if (queues.remaining > 0) startWorker();
         else if (running === 0) resolveAll(results);
       };
       w.on('message', (r: CheckResult) => {
@@ -186,6 +266,7 @@ export function runPool(
         clearTimeout(timer);
         if (current) finish({ file: current.file, bytes: 0, result: 'error', detail: 'worker stopped unexpectedly (out of memory?)', ms: performance.now() - started });
         current = undefined;
+        release();
         running--;
         replace();
       });

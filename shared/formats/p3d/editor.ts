@@ -26,7 +26,7 @@ import { mlodProxyCommands, nextProxyName } from './mlod/proxy-edits.ts';
 import type { OdolDocument } from './odol/document.ts';
 import type { OdolLod } from './odol/lod.ts';
 import type { OdolV7Lod } from './odol/v7.ts';
-import { faceOffsets } from './odol/validate.ts';
+import { faceOffsets } from './odol/face-offsets.ts';
 
 type AnyDoc = MlodDocument | OdolDocument;
 type OdolAnyLod = OdolLod | OdolV7Lod;

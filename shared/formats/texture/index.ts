@@ -26,20 +26,9 @@ export interface ImageDocument {
 
 export type TextureDocument = PaaDocument | DdsDocument | TgaDocument | ImageDocument;
 
-/** Extensions the editor opens as a texture view and the CLI's `texture` command reads. */
-export const TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga', '.png', '.jpg', '.jpeg', '.bmp'] as const;
-/** The game texture types (the ones the editor opens on their own). */
-export const GAME_TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga'] as const;
+import { extensionOf } from './extensions.ts';
 
-export function extensionOf(name: string): string {
-  const base = name.replace(/^.*[\\/]/, '');
-  const dot = base.lastIndexOf('.');
-  return dot < 0 ? '' : base.slice(dot).toLowerCase();
-}
-
-export function isTextureName(name: string): boolean {
-  return (TEXTURE_EXTENSIONS as readonly string[]).includes(extensionOf(name));
-}
+export { extensionOf, GAME_TEXTURE_EXTENSIONS, isTextureName, TEXTURE_EXTENSIONS } from './extensions.ts';
 
 /**
  * What the bytes are, by magic first (PNG, JPEG, BMP, DDS, PAA), then by the name's extension for

@@ -13,7 +13,7 @@ import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import { lengthOf, i16x, f32x, type PackedArray } from './packed.ts';
 import type { OdolV7Lod } from './v7.ts';
-import { faceOffsets } from './validate.ts';
+import { faceOffsets } from './face-offsets.ts';
 import { ODOL_SECTION_HIDDEN, assignPlaceholders, p3dTransformToScene, sceneProxy } from '../proxy.ts';
 
 /** The LOD index `toScene` shows: the named one, else the finest visual LOD, else the first. */

@@ -4,7 +4,6 @@
  * document's "more than 255 longs / 127 UV pairs / 511 words" thresholds are that rule), and the
  * fields it calls unknown are kept under its names (uvalue...) so they round-trip.
  */
-import { chargeAllocation } from '../../../binary/budget.ts';
 import { RECORD_BYTES } from './lod.ts';
 import { BinaryReader, type Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
@@ -138,7 +137,7 @@ function list<T>(r: BinaryReader, what: string, minSize: number, read: () => T):
     const at = r.pos;
     const n = r.i32Count(minSize, what);
     // A record of a few bytes in the file is tens of bytes in memory: charged before the loop.
-    chargeAllocation(n * RECORD_BYTES, `${what} records`, at, r.path);
+    r.charge(n * RECORD_BYTES, `${what} records`, at);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(r.within(`[${i}]`, read));
     return out;

@@ -3,17 +3,13 @@ import type { Problem } from '../../../model/problems.ts';
 import { isVisualResolution, resolutionKind, resolutionName } from '../resolution.ts';
 import type { OdolDocument } from './document.ts';
 import { faceTableSize, type OdolLod } from './lod.ts';
+import { faceOffsets } from './face-offsets.ts';
+
+export { faceOffsets };
 import type { OdolV4xDocument } from './model.ts';
 import type { OdolV7Lod } from './v7.ts';
 
 /** Face-table byte offset of each face (the units sections use), plus the end. */
-export function faceOffsets(sizes: Uint8Array, version: number): Uint32Array {
-  const wide = version >= 69 ? 4 : 2;
-  const out = new Uint32Array(sizes.length + 1);
-  for (let i = 0; i < sizes.length; i++) out[i + 1] = out[i]! + (sizes[i]! + 1) * wide;
-  return out;
-}
-
 function maxOf(a: ArrayLike<number>): number {
   let m = -Infinity;
   for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;

@@ -1,0 +1,93 @@
+/**
+ * The process's own output (main/cli/io.ts FdOut) and what a short command loads in the prebuilt
+ * CLI: both are start-up cost that the bench's whole-process rows measure, kept here as behaviour.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FdOut } from '../../main/cli/io.ts';
+import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
+import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
+import { repoRoot } from '../helpers/corpus.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-output-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A stand-in for process.stdout that records what reaches it. */
+function fakeStream(): NodeJS.WriteStream & { got: Buffer[] } {
+  const s = new EventEmitter() as unknown as NodeJS.WriteStream & { got: Buffer[] };
+  s.got = [];
+  (s as { write: unknown }).write = (c: string | Uint8Array) => {
+    s.got.push(Buffer.from(c));
+    return true;
+  };
+  return s;
+}
+
+describe('FdOut', () => {
+  it('writes strings and bytes to the descriptor in order, without creating the stream', () => {
+    const file = join(tmp, 'out.txt');
+    const fd = openSync(file, 'w');
+    let opened = 0;
+    const out = new FdOut(fd, () => {
+      opened++;
+      return fakeStream();
+    });
+    out.write('héllo ');
+    out.write(new Uint8Array([0x77, 0x6f, 0x72, 0x6c, 0x64]));
+    out.write('\n');
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe('héllo world\n');
+    expect(opened).toBe(0);
+  });
+
+  it('finishes a partial write, and on EAGAIN hands the rest and everything after to the stream', () => {
+    const file = join(tmp, 'partial.txt');
+    const fd = openSync(file, 'w');
+    const stream = fakeStream();
+    let calls = 0;
+    // Writes at most 3 bytes a call; the third call finds the descriptor full.
+    const writer = (f: number, b: Uint8Array, off: number): number => {
+      if (++calls === 3) throw Object.assign(new Error('EAGAIN: resource temporarily unavailable, write'), { code: 'EAGAIN' });
+      return writeSync(f, b, off, Math.min(3, b.length - off));
+    };
+    const out = new FdOut(fd, () => stream, writer);
+    expect(out.write('abcdefghij')).toBe(true);
+    out.write('klm');
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe('abcdef');
+    expect(Buffer.concat(stream.got).toString()).toBe('ghijklm');
+    expect(stream.listenerCount('error')).toBe(1);
+  });
+
+  it('rethrows an error that is neither EAGAIN nor EPIPE', () => {
+    const out = new FdOut(1, () => fakeStream(), () => {
+      throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    });
+    expect(() => out.write('x')).toThrow('EIO');
+  });
+});
+
+describe('prebuilt CLI start-up', () => {
+  it('info on an MLOD file loads the core and the P3D chunks only, and none of Node\'s streams', () => {
+    const file = join(tmp, 'tiny.p3d');
+    writeFileSync(file, mlodCodec.encode(buildSampleMlod()));
+    const record = join(tmp, 'record.cjs');
+    // Runs before the launcher; at exit lists the files loaded and Node's internal modules.
+    writeFileSync(record, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(tmp, 'loaded.json'))}, JSON.stringify({ loaded: Object.keys(require.cache), internal: process.moduleLoadList })));\n`);
+    const r = spawnSync(process.execPath, ['-r', record, join(repoRoot, 'bin/lodsmith.cjs'), 'info', file], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('P3D model (MLOD');
+    const { loaded, internal } = JSON.parse(readFileSync(join(tmp, 'loaded.json'), 'utf8')) as { loaded: string[]; internal: string[] };
+    const chunks = loaded.filter((id) => id.includes('chunks/')).map((id) => id.replace(/^.*chunks\/|-[\w-]{8}\.cjs$/g, '')).sort();
+    expect(chunks).toContain('format-mlod');
+    // No texture, ODOL, glTF, commander or compression code: only what info on MLOD needs.
+    expect(chunks.filter((c) => !['core', 'rolldown-runtime', 'info', 'format-mlod', 'format-p3d'].includes(c))).toEqual([]);
+    // Neither stream modules (process.stdout) nor fs/promises (an ES import of node:fs).
+    expect(internal.filter((m) => /internal\/streams\/(readable|writable)|internal\/fs\/promises/.test(m))).toEqual([]);
+  });
+});

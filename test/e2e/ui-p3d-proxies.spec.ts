@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { openModel, sceneSettled } from './fixtures/viewport.ts';
+import { markedPixels, openModel, sceneSettled } from './fixtures/viewport.ts';
 import { buildLod, buildMlod, buildSampleMlod, cube, sampleTags, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -54,21 +54,6 @@ async function markerPixels(page: Page): Promise<number> {
     let n = 0;
     // 0x9f7aff, blended a little over whatever is behind it.
     for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - 0x9f) < 40 && Math.abs(d[i + 1]! - 0x7a) < 40 && d[i + 2]! > 200) n++;
-    return n;
-  });
-}
-
-/** Pixels of the viewport in the highlight colour (magenta). */
-async function markedPixels(page: Page): Promise<number> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 240;
-    tmp.height = 160;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0, tmp.width, tmp.height);
-    const d = g.getImageData(0, 0, tmp.width, tmp.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i]! > 170 && d[i + 1]! < 140 && d[i + 2]! > 160) n++;
     return n;
   });
 }

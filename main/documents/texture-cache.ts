@@ -11,7 +11,7 @@ import { decodeTexture, decodeTextureMip, probeTexture } from '../../shared/form
 import { encodePng } from '../../shared/formats/texture/png.ts';
 import { decodeDds } from '../../shared/formats/texture/dds.ts';
 import { decodePaa, findTag, mipPixels } from '../../shared/formats/texture/paa.ts';
-import { packBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
+import { ALPHA_KEYWORD, flagAlpha, packBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
 
 const PAA_BLOCKS: Record<string, BlockTexture['format']> = { dxt1: 'bc1', dxt2: 'bc2', dxt3: 'bc2', dxt4: 'bc3', dxt5: 'bc3' };
 
@@ -33,8 +33,8 @@ function blockLevels(bytes: Uint8Array, name: string): BlockTexture | undefined 
       levels.push(mipPixels(doc, i));
     }
     // FLAG: 1 = alpha blended, 2 = alpha tested (cut-out), as the game reads it.
-    const flag = findTag(doc, 'FLAG')?.data[0];
-    return { format, width: top.width, height: top.height, levels, ...(flag === 1 ? { alpha: 'blend' as const } : flag === 2 ? { alpha: 'test' as const } : {}) };
+    const alpha = flagAlpha(findTag(doc, 'FLAG')?.data[0]);
+    return { format, width: top.width, height: top.height, levels, ...(alpha ? { alpha } : {}) };
   }
   if (kind === 'dds') {
     const doc = decodeDds(bytes);
@@ -81,7 +81,12 @@ export class TexturePictureCache {
       return null;
     }
     try {
-      return withBudget(MemoryBudget.forInput(bytes.length), () => encodePng(decodeTextureMip(decodeTexture(bytes, name), 0), { fast: true }));
+      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+        const doc = decodeTexture(bytes, name);
+        // The PAA's word on its alpha crosses with the picture, as it does with DXT blocks.
+        const alpha = doc.kind === 'paa' ? flagAlpha(findTag(doc, 'FLAG')?.data[0]) : undefined;
+        return encodePng(decodeTextureMip(doc, 0), { fast: true, ...(alpha ? { text: { [ALPHA_KEYWORD]: alpha } } : {}) });
+      });
     } catch {
       return null;
     }

@@ -49,6 +49,9 @@ const editorQuery: z.ZodType<EditorQuery> = z.discriminatedUnion('kind', [
     kind: z.literal('p3d-proxy-edit'), lod: row, proxy: row, path: text.optional(),
     position: z.array(finite).length(3).optional(), axes: z.array(finite).length(9).optional(),
   }),
+  z.object({ kind: z.literal('p3d-proxy-add'), lod: row, path: text.optional() }),
+  z.object({ kind: z.literal('p3d-proxy-delete'), lod: row, proxy: row }),
+  z.object({ kind: z.literal('p3d-proxy-lod'), lod: row, proxy: row, to: row }),
 ]) as z.ZodType<EditorQuery>;
 
 const none = z.union([z.undefined(), z.null(), z.object({}).strict()]).transform(() => undefined);

@@ -3,7 +3,9 @@
  * at its origin) with a label naming the proxied model, and on request the placeholder faces the
  * file stores for it, drawn translucent so they read as helpers, never as the model.
  * Labels are DOM buttons over the canvas: they stay crisp at any size, screen readers and the
- * keyboard reach them, and a click selects the proxy in the tree.
+ * keyboard reach them, and a click selects the proxy in the tree. A click on the marker itself
+ * (its diamond or an axis, measured on screen: the marker is a few pixels wide, too thin for a ray)
+ * or on a shown placeholder face selects it too.
  */
 import * as THREE from 'three';
 import type { SceneProxy } from '../../shared/scene/scene.ts';
@@ -25,6 +27,11 @@ export class ProxyMarkers {
   /** Proxies with a label (markers on). */
   private readonly items: { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement }[] = [];
   private readonly disposables: { dispose(): void }[] = [];
+  /** Every proxy with its placeholder mesh (when faces are drawn), for picking. */
+  private readonly all: { proxy: SceneProxy; placeholder?: THREE.Mesh }[] = [];
+  /** Length of a marker's axes, in model units. */
+  private readonly axisLength: number;
+  private readonly markers: boolean;
 
   /**
    * `size`: the model's diagonal (markers scale with it); `layer`: the element labels go in;
@@ -34,6 +41,8 @@ export class ProxyMarkers {
     this.group.name = 'proxies';
     this.group.matrixAutoUpdate = false;
     const len = Math.max(size, 1e-3) * 0.04;
+    this.axisLength = len;
+    this.markers = opts.markers;
     const axes = new THREE.BufferGeometry();
     axes.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, len, 0, 0, 0, 0, 0, 0, len, 0, 0, 0, 0, 0, 0, len], 3));
     axes.setAttribute('color', new THREE.Float32BufferAttribute([1, 0.3, 0.3, 1, 0.3, 0.3, 0.3, 1, 0.3, 0.3, 1, 0.3, 0.4, 0.6, 1, 0.4, 0.6, 1], 3));
@@ -46,6 +55,8 @@ export class ProxyMarkers {
     for (const p of proxies) {
       const obj = new THREE.Group();
       obj.userData.proxy = p;
+      const entry: { proxy: SceneProxy; placeholder?: THREE.Mesh } = { proxy: p };
+      this.all.push(entry);
       if (opts.markers) {
         const frame = new THREE.Group();
         frame.matrixAutoUpdate = false;
@@ -67,6 +78,7 @@ export class ProxyMarkers {
         g.setAttribute('position', new THREE.BufferAttribute(p.placeholder, 3));
         const mesh = new THREE.Mesh(g, faceMat);
         mesh.name = 'placeholder';
+        entry.placeholder = mesh;
         const edges = new THREE.LineSegments(new THREE.EdgesGeometry(g), edgeMat);
         this.disposables.push(g, edges.geometry);
         obj.add(mesh, edges);
@@ -96,6 +108,56 @@ export class ProxyMarkers {
       it.label.style.visibility = off ? 'hidden' : '';
       it.label.style.transform = `translate(${((v.x + 1) / 2) * width + 8}px, ${((1 - v.y) / 2) * height - 8}px)`;
     }
+  }
+
+  /**
+   * The proxy under canvas point (x, y) (pixels from the canvas's top left; `width` x `height` the
+   * canvas): the nearest marker whose diamond lies within `slop` pixels or one of whose axes passes
+   * within half that, else a placeholder face the ray meets. `root` as given to {@link update}.
+   */
+  pick(root: THREE.Matrix4, camera: THREE.Camera, x: number, y: number, width: number, height: number, slop = 10): SceneProxy | undefined {
+    const toScreen = (v: THREE.Vector3): THREE.Vector3 | undefined => {
+      v.applyMatrix4(root).project(camera);
+      if (v.z > 1 || v.z < -1) return undefined;
+      return v.set(((v.x + 1) / 2) * width, ((1 - v.y) / 2) * height, v.z);
+    };
+    const segment = (a: THREE.Vector3, b: THREE.Vector3): number => {
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const l2 = dx * dx + dy * dy;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2)) : 0;
+      return Math.hypot(a.x + t * dx - x, a.y + t * dy - y);
+    };
+    let best: SceneProxy | undefined;
+    let bestD = Infinity;
+    if (this.markers) {
+      for (const { proxy } of this.all) {
+        const m = new THREE.Matrix4().fromArray(proxy.matrix);
+        const o = new THREE.Vector3().setFromMatrixPosition(m);
+        const origin = toScreen(o.clone());
+        if (!origin) continue;
+        let d = Math.hypot(origin.x - x, origin.y - y);
+        if (d > slop) d = Infinity;
+        for (let a = 0; a < 3; a++) {
+          const dir = new THREE.Vector3().setFromMatrixColumn(m, a).normalize().multiplyScalar(this.axisLength);
+          const end = toScreen(o.clone().add(dir));
+          // An axis counts a little less than the diamond: the origin wins where both are near.
+          if (end && segment(origin, end) <= slop / 2) d = Math.min(d, slop / 2 + segment(origin, end));
+        }
+        if (d < bestD) {
+          bestD = d;
+          best = proxy;
+        }
+      }
+    }
+    if (best) return best;
+    const faces = this.all.filter((e) => e.placeholder).map((e) => e.placeholder!);
+    if (!faces.length) return undefined;
+    this.group.updateMatrixWorld(true);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(new THREE.Vector2((x / width) * 2 - 1, -(y / height) * 2 + 1), camera);
+    const hit = ray.intersectObjects(faces, false)[0];
+    return hit ? this.all.find((e) => e.placeholder === hit.object)?.proxy : undefined;
   }
 
   /** Label texts and their canvas positions (screenshots that include helpers draw them). */

@@ -7,7 +7,7 @@ import type { AnimationClip, Scene, SceneMaterial, SceneMesh } from '../../share
 import type { NodePath } from '../../shared/model/path.ts';
 import { PreviewSkinnedMesh } from './bounds.ts';
 import { decodeBlocks } from '../../shared/formats/texture/dxt.ts';
-import { isBlockTexture, unpackBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
+import { isBlockTexture, pngAlphaNote, unpackBlockTexture, type BlockTexture } from '../../shared/formats/texture/transfer.ts';
 
 export interface BuiltScene {
   root: THREE.Group;
@@ -163,7 +163,7 @@ export interface BuildOptions {
 }
 
 /** A texture as it arrived: a browser-decoded picture, or DXT blocks with the file's mips. */
-type TextureSource = { kind: 'bitmap'; img: ImageBitmap } | { kind: 'blocks'; t: BlockTexture };
+type TextureSource = { kind: 'bitmap'; img: ImageBitmap; alpha?: BlockTexture['alpha'] } | { kind: 'blocks'; t: BlockTexture };
 
 const textureCache = new Map<string, Promise<TextureSource | null>>();
 
@@ -176,7 +176,8 @@ async function textureSource(bytes: Uint8Array): Promise<TextureSource | null> {
     }
   }
   const img = await imageFromBytes(bytes);
-  return img ? { kind: 'bitmap', img } : null;
+  const alpha = pngAlphaNote(bytes);
+  return img ? { kind: 'bitmap', img, ...(alpha ? { alpha } : {}) } : null;
 }
 
 const S3TC: Record<BlockTexture['format'], THREE.CompressedPixelFormat> = {
@@ -280,7 +281,7 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
       // FLAG tag: blended or cut-out), else Arma's name rule (`_ca`: colour with alpha, blended
       // with a cut-out so hidden texels do not hide what is behind them).
       if (m.blending === undefined) {
-        const said = src.kind === 'blocks' ? src.t.alpha : undefined;
+        const said = src.kind === 'blocks' ? src.t.alpha : src.alpha;
         const want = said ?? (byName ? 'blend' : undefined);
         if (want !== (byName ? 'blend' : undefined)) {
           applyTextureAlpha(mat, want);

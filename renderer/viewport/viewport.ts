@@ -352,6 +352,12 @@ export class Viewport {
     const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
     const ray = new THREE.Raycaster();
     ray.setFromCamera(ndc, this.camera);
+    // Proxy markers draw over the model, so they are picked first.
+    if (this.proxyMarkers) {
+      const root = this.built.root.matrixWorld;
+      const p = this.proxyMarkers.pick(root, this.camera, clientX - r.left, clientY - r.top, r.width, r.height);
+      if (p?.source) return p.source;
+    }
     const targets = this.built.meshes.filter((m) => m.object.visible && !this.opts.hidden.has(m.index)).map((m) => m.object);
     const hit = ray.intersectObjects(targets, false)[0];
     if (hit) return hit.object.userData.source as NodePath | undefined;

@@ -25,7 +25,13 @@ export type EditorQuery =
   /** P3D: the command that gives one face group another texture or material path. */
   | { kind: 'p3d-group-path'; lod: number; group: string; field: 'texture' | 'material'; value: string }
   /** P3D: the command that changes a proxy's model path, position or orientation. */
-  | { kind: 'p3d-proxy-edit'; lod: number; proxy: number; path?: string; position?: number[]; axes?: number[] };
+  | { kind: 'p3d-proxy-edit'; lod: number; proxy: number; path?: string; position?: number[]; axes?: number[] }
+  /** P3D: the command that adds a proxy (model path `path`, default `proxy`) to a LOD. */
+  | { kind: 'p3d-proxy-add'; lod: number; path?: string }
+  /** P3D: the command that deletes a proxy (MLOD: its selection and triangle; ODOL: its record). */
+  | { kind: 'p3d-proxy-delete'; lod: number; proxy: number }
+  /** P3D: the command that moves a proxy to LOD `to` of the same model. */
+  | { kind: 'p3d-proxy-lod'; lod: number; proxy: number; to: number };
 
 /** Geometry to mark in the viewport, in scene space (the scene's axes, not the file's). */
 export interface Highlight {

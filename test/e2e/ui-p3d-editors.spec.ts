@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { frameDiff, openModel, sceneSettled, viewportPixels } from './fixtures/viewport.ts';
+import { frameDiff, markedPixels, openModel, sceneSettled, viewportPixels } from './fixtures/viewport.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -35,21 +35,6 @@ async function putOdol(root: string): Promise<{ rel: string; abs: string }> {
   const abs = join(root, 'grid.p3d');
   await writeFile(abs, odolCodec.encode(buildOdolDocument({ version: 50 })));
   return { rel: 'models/grid.p3d', abs };
-}
-
-/** Pixels of the viewport in the highlight colour (magenta). */
-async function markedPixels(page: Page): Promise<number> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 240;
-    tmp.height = 160;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0, tmp.width, tmp.height);
-    const d = g.getImageData(0, 0, tmp.width, tmp.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i]! > 170 && d[i + 1]! < 140 && d[i + 2]! > 160) n++;
-    return n;
-  });
 }
 
 

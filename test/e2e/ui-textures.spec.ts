@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { viewportMean } from './fixtures/viewport.ts';
 import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { createPaa, encodePaa } from '../../shared/formats/texture/paa.ts';
@@ -28,26 +29,6 @@ function redGreenPaa(): Uint8Array {
   const data = new Uint8Array(side * side * 4);
   for (let i = 0; i < side * side; i++) data.set((i % side) < side / 2 ? [230, 20, 20, 255] : [20, 230, 20, 255], i * 4);
   return encodePaa(createPaa({ width: side, height: side, data }));
-}
-
-async function viewportMean(page: Page): Promise<[number, number, number]> {
-  return page.locator('[data-testid=viewport-canvas]').evaluate((c: HTMLCanvasElement) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = 96;
-    tmp.height = 64;
-    const ctx = tmp.getContext('2d')!;
-    ctx.drawImage(c, 0, 0, 96, 64);
-    const d = ctx.getImageData(0, 0, 96, 64).data;
-    const s = [0, 0, 0];
-    // Only pixels that differ from the background count: the model's surface.
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (Math.abs(d[i]! - 27) + Math.abs(d[i + 1]! - 30) + Math.abs(d[i + 2]! - 35) < 12) continue;
-      s[0]! += d[i]!; s[1]! += d[i + 1]!; s[2]! += d[i + 2]!;
-      n++;
-    }
-    return n ? [s[0]! / n, s[1]! / n, s[2]! / n] : [0, 0, 0];
-  }) as Promise<[number, number, number]>;
 }
 
 async function settled(page: Page): Promise<void> {

@@ -1,7 +1,8 @@
 /** The block-texture container main sends the viewport (DXT levels as stored, chain completed to 1x1). */
 import { describe, expect, it } from 'vitest';
 import { createPaa, decodePaa, encodePaa, mipPixels } from '../../shared/formats/texture/paa.ts';
-import { isBlockTexture, packBlockTexture, unpackBlockTexture } from '../../shared/formats/texture/transfer.ts';
+import { ALPHA_KEYWORD, isBlockTexture, packBlockTexture, pngAlphaNote, unpackBlockTexture } from '../../shared/formats/texture/transfer.ts';
+import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
 import { expectDecodeError } from '../helpers/bad-input.ts';
 import { TexturePictureCache } from '../../main/documents/texture-cache.ts';
 
@@ -37,5 +38,33 @@ describe('block texture transfer', () => {
     expect(unpackBlockTexture(cache.browserImage(encodePaa(doc), 'x_ca.paa')!).alpha).toBe('test');
     doc.tags = doc.tags.filter((t) => t.name !== 'FLAG');
     expect(unpackBlockTexture(cache.browserImage(encodePaa(doc), 'x_ca.paa')!).alpha).toBeUndefined();
+  });
+
+  it('a PAA that crosses as PNG (not DXT) carries its FLAG word in a tEXt chunk the viewport reads', () => {
+    const data = new Uint8Array(8 * 8 * 4).map((_, i) => (i % 4 === 3 ? (i * 5) & 255 : 90));
+    const cache = new TexturePictureCache();
+    const doc = createPaa({ width: 8, height: 8, data }, { format: 'argb8888' });
+    const flag = doc.tags.find((t) => t.name === 'FLAG')!;
+    const cases: Array<[number | null, 'blend' | 'test' | undefined]> = [[1, 'blend'], [2, 'test'], [null, undefined]];
+    for (const [value, want] of cases) {
+      doc.tags = doc.tags.filter((t) => t.name !== 'FLAG');
+      if (value !== null) doc.tags.push({ ...flag, data: new Uint8Array([value, 0, 0, 0]) });
+      const png = cache.browserImage(encodePaa(doc), 'x.paa')!;
+      expect(isBlockTexture(png)).toBe(false);
+      expect(pngAlphaNote(png)).toBe(want);
+      // Still the picture itself.
+      expect(decodePng(png).data).toEqual(data);
+    }
+  });
+
+  it('the PNG alpha note is read only from its own keyword, and bad PNG bytes give nothing', () => {
+    const img = { width: 2, height: 1, data: new Uint8Array([1, 2, 3, 100, 4, 5, 6, 255]) };
+    expect(pngAlphaNote(encodePng(img, { text: { [ALPHA_KEYWORD]: 'test' } }))).toBe('test');
+    expect(pngAlphaNote(encodePng(img, { text: { Comment: 'test' } }))).toBeUndefined();
+    expect(pngAlphaNote(encodePng(img, { text: { [ALPHA_KEYWORD]: 'other' } }))).toBeUndefined();
+    expect(pngAlphaNote(encodePng(img))).toBeUndefined();
+    const cut = encodePng(img, { text: { [ALPHA_KEYWORD]: 'blend' } });
+    expect(pngAlphaNote(cut.subarray(0, 40))).toBeUndefined();
+    expect(pngAlphaNote(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x74, 0x45, 0x58, 0x74]))).toBeUndefined();
   });
 });

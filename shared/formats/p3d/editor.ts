@@ -21,6 +21,8 @@ import { resolutionKind, resolutionLabel, resolutionName } from './resolution.ts
 import type { MlodDocument, MlodLod, SelectionTag } from './mlod/types.ts';
 import { isSpecialTagName } from './mlod/types.ts';
 import { setFacePathCommand } from './mlod/edits.ts';
+import { createOdolNode } from './odol/edits.ts';
+import { mlodProxyCommands, nextProxyName } from './mlod/proxy-edits.ts';
 import type { OdolDocument } from './odol/document.ts';
 import type { OdolLod } from './odol/lod.ts';
 import type { OdolV7Lod } from './odol/v7.ts';
@@ -359,6 +361,88 @@ export function proxyEditCommand(doc: AnyDoc, lod: number, index: number, change
   return { op: 'batch', commands, label };
 }
 
+/** The proxy's file name, for undo step names (`lamp`). */
+const shortName = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() || path;
+
+/**
+ * The command that adds a proxy to LOD `lod`, at the model's origin, facing the model's axes.
+ * MLOD: a placeholder triangle (y leg 2 m, z leg 1 m, as Object Builder makes one) and its
+ * `proxy:PATH.NNN` selection;
+ * ODOL: a proxy record (it names no selection: the binarized LOD has no placeholder for it).
+ */
+export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditCommand {
+  if (path === '' || path.includes('\0')) throw new RangeError('a proxy path is non-empty text without NUL');
+  const label = `Add ${path === 'proxy' ? 'a proxy' : `proxy ${shortName(path)}`} to LOD ${resolutionLabel(doc.lods[lod]?.resolution ?? Number.NaN)}`;
+  if (isMlod(doc)) {
+    const l = mlodLod(doc, lod);
+    const commands = mlodProxyCommands(l, lod, { add: { name: nextProxyName(l, path), corners: [[0, 0, 0], [0, 2, 0], [0, 0, 1]] } });
+    return { op: 'batch', commands, label };
+  }
+  odolLod(doc, lod);
+  const cmd = createOdolNode(doc, ['lods', lod, 'proxies'], 'proxy');
+  if (!cmd) throw new RangeError(`LOD ${lod} cannot hold a proxy`);
+  if (cmd.op === 'insert' && path !== 'proxy') cmd.value = { ...(cmd.value as object), name: path };
+  return { ...cmd, label };
+}
+
+/**
+ * The command that deletes proxy `index` of LOD `lod`. MLOD: its selection, its triangle, and the
+ * points nothing else uses (the rest of the LOD keeps its data); ODOL: its record (the binarized
+ * placeholder faces stay: they are part of the compiled geometry and never drawn).
+ */
+export function proxyDeleteCommand(doc: AnyDoc, lod: number, index: number): EditCommand {
+  const p = p3dProxies(doc, lod)[index];
+  if (!p) throw new RangeError(`no proxy ${index} in LOD ${lod}`);
+  const label = `Delete proxy ${shortName(p.path)}`;
+  if (isMlod(doc)) {
+    const l = mlodLod(doc, lod);
+    const s = mlodProxyShapes(l)[index]!;
+    return { op: 'batch', commands: mlodProxyCommands(l, lod, { remove: s.tag }), label };
+  }
+  return { op: 'remove', path: ['lods', lod, 'proxies', index], label };
+}
+
+/**
+ * The command that moves proxy `index` of LOD `lod` to LOD `to` of the same model, keeping its
+ * path, position and orientation: one undo step. MLOD: the triangle and selection are deleted
+ * from one LOD and made in the other (the number is kept unless the other LOD uses it). ODOL: the
+ * record moves; its selection, bone and section indices named things of the old LOD, so the
+ * moved record names none (-1), as a proxy added in the editor does.
+ */
+export function proxyLodCommand(doc: AnyDoc, lod: number, index: number, to: number): EditCommand {
+  const p = p3dProxies(doc, lod)[index];
+  if (!p) throw new RangeError(`no proxy ${index} in LOD ${lod}`);
+  if (!doc.lods[to]) throw new RangeError(`no LOD ${to}`);
+  if (to === lod) throw new RangeError('the proxy is already in that LOD');
+  const label = `Move proxy ${shortName(p.path)} to LOD ${resolutionLabel(doc.lods[to]!.resolution)}`;
+  if (isMlod(doc)) {
+    const from = mlodLod(doc, lod);
+    const target = mlodLod(doc, to);
+    const s = mlodProxyShapes(from)[index]!;
+    const taken = target.tags.some((t) => t.name.toLowerCase() === s.sel.name.toLowerCase());
+    const name = taken ? nextProxyName(target, proxyPathOf(s.sel.name).path) : s.sel.name;
+    const corners: [V3, V3, V3] = [pointOf(from, s.corner), pointOf(from, s.yEnd), pointOf(from, s.zEnd)];
+    return {
+      op: 'batch',
+      commands: [...mlodProxyCommands(from, lod, { remove: s.tag }), ...mlodProxyCommands(target, to, { add: { name, corners } })],
+      label,
+    };
+  }
+  const rec = (odolLod(doc, lod).proxies as Record<string, unknown>[])[index]!;
+  const moved: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rec)) if (!k.startsWith('$')) moved[k] = ArrayBuffer.isView(v) ? (v as Float32Array).slice() : Array.isArray(v) ? [...v] : v;
+  for (const k of ['namedSelectionIndex', 'boneIndex', 'sectionIndex']) if (k in moved) moved[k] = -1;
+  const list = odolLod(doc, to).proxies as unknown[];
+  return {
+    op: 'batch',
+    commands: [
+      { op: 'remove', path: ['lods', lod, 'proxies', index] },
+      { op: 'insert', path: ['lods', to, 'proxies'], index: list.length, value: moved },
+    ],
+    label,
+  };
+}
+
 // ---- named selections ----
 
 /** The named selections of one LOD (MLOD: tags not of the form `#...#`; ODOL: the selection records). */
@@ -634,6 +718,9 @@ export function p3dQuery(doc: AnyDoc, q: EditorQuery): unknown {
       if (q.axes !== undefined) change.axes = q.axes;
       return proxyEditCommand(doc, q.lod, q.proxy, change);
     }
+    case 'p3d-proxy-add': return proxyAddCommand(doc, q.lod, q.path);
+    case 'p3d-proxy-delete': return proxyDeleteCommand(doc, q.lod, q.proxy);
+    case 'p3d-proxy-lod': return proxyLodCommand(doc, q.lod, q.proxy, q.to);
     case 'highlight': return p3dHighlight(doc, q.path, q.row);
     case 'p3d-group-highlight': return groupHighlight(doc, q.lod, q.group);
     default: return undefined;

@@ -64,14 +64,14 @@ export function decodePng(bytes: Uint8Array): RgbaImage {
  * uncompressed (deflate level 0): for pictures that only cross a local connection to be shown,
  * where compressing a 2048x2048 picture would cost most of a second.
  */
-export function encodePng(img: RgbaImage, opts: { fast?: boolean } = {}): Uint8Array {
-  const zlib = opts.fast ? { zlib: { level: 0 as const } } : {};
+export function encodePng(img: RgbaImage, opts: { fast?: boolean; text?: Record<string, string> } = {}): Uint8Array {
+  const zlib = { ...(opts.fast ? { zlib: { level: 0 as const } } : {}) };
   let opaque = true;
   for (let i = 3; i < img.data.length; i += 4) if (img.data[i] !== 255) { opaque = false; break; }
-  if (!opaque) return fastPngEncode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8 }, zlib);
+  if (!opaque) return fastPngEncode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8, ...(opts.text ? { text: opts.text } : {}) }, zlib);
   const rgb = new Uint8Array(img.width * img.height * 3);
   for (let i = 0, j = 0; i < img.data.length; i += 4, j += 3) {
     rgb[j] = img.data[i]!; rgb[j + 1] = img.data[i + 1]!; rgb[j + 2] = img.data[i + 2]!;
   }
-  return fastPngEncode({ width: img.width, height: img.height, data: rgb, channels: 3, depth: 8 }, zlib);
+  return fastPngEncode({ width: img.width, height: img.height, data: rgb, channels: 3, depth: 8, ...(opts.text ? { text: opts.text } : {}) }, zlib);
 }

@@ -7,6 +7,9 @@
  * (what the file says of its alpha: 0 nothing, 1 blended, 2 cut-out; a PAA's FLAG tag), u8 0,
  * u32 width, u32 height, then per level u32 byte length + the blocks. Rows are stored top first,
  * as in the file.
+ *
+ * Textures that cross as PNG (the other PAA types) carry the same word about their alpha in a
+ * `tEXt` chunk whose keyword is {@link ALPHA_KEYWORD} and whose text is `blend` or `test`.
  */
 import { DecodeError } from '../../errors.ts';
 import { blockDataSize, type BlockFormat } from './dxt.ts';
@@ -86,4 +89,39 @@ export function unpackBlockTexture(bytes: Uint8Array): BlockTexture {
   }
   const alpha = bytes[6] === 1 ? 'blend' as const : bytes[6] === 2 ? 'test' as const : undefined;
   return { format, width, height, levels, ...(alpha ? { alpha } : {}) };
+}
+
+/** The PNG `tEXt` keyword that says how a converted texture's alpha is drawn (a PAA's FLAG tag). */
+export const ALPHA_KEYWORD = 'LodSmith alpha';
+
+/** What a PAA's FLAG tag says of its alpha: 1 blended, 2 cut-out (as the game reads it). */
+export function flagAlpha(flag: number | undefined): BlockTexture['alpha'] {
+  return flag === 1 ? 'blend' : flag === 2 ? 'test' : undefined;
+}
+
+/**
+ * The alpha word of a PNG written with {@link ALPHA_KEYWORD}, undefined when there is none (or
+ * the bytes are not a PNG). Hops from chunk header to chunk header (tEXt may come after the
+ * image data), bounded by the bytes.
+ */
+export function pngAlphaNote(bytes: Uint8Array): BlockTexture['alpha'] {
+  if (bytes.length < 8 || bytes[0] !== 0x89 || bytes[1] !== 0x50 || bytes[2] !== 0x4e || bytes[3] !== 0x47) return undefined;
+  const key = ALPHA_KEYWORD;
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    const len = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+    const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!);
+    if (type === 'IEND' || len > bytes.length - at - 12) return undefined;
+    if (type === 'tEXt' && (len === key.length + 1 + 4 || len === key.length + 1 + 5)) {
+      const data = bytes.subarray(at + 8, at + 8 + len);
+      let matches = data[key.length] === 0;
+      for (let i = 0; matches && i < key.length; i++) matches = data[i] === key.charCodeAt(i);
+      if (matches) {
+        const word = String.fromCharCode(...data.subarray(key.length + 1));
+        if (word === 'blend' || word === 'test') return word;
+      }
+    }
+    at += 12 + len;
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@
 import type { EditCommand } from '../../../model/commands.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import { parseResolutionName, resolutionName } from '../resolution.ts';
+import { encodeText } from '../../../binary/text.ts';
 import {
   END_OF_FILE, isSpecialTagName, weightByte,
   type MassTag, type MlodDocument, type MlodLod, type MlodTag, type PropertyTag, type SelectionTag,
@@ -237,6 +238,15 @@ export function checkMlodEdit(doc: MlodDocument, cmd: EditCommand): string | und
   if (cmd.op !== 'set') return undefined;
   const last = p[p.length - 1];
   const v = cmd.value;
+  // A whole tag list (a proxy added, deleted or moved): SP3X stores names in 64-byte fields.
+  if (p.length === 3 && last === 'tags') {
+    if (!Array.isArray(v) || !v.every((t) => t && typeof t === 'object' && typeof (t as MlodTag).name === 'string')) return 'not a tag list';
+    if (doc.lods[p[1] as number]?.signature === 'SP3X') {
+      const long = (v as MlodTag[]).find((t) => encodeText(t.name).length > 64);
+      if (long) return `SP3X tag names are limited to 64 bytes: ${long.name}`;
+    }
+    return undefined;
+  }
   if (last === 'resolution') return typeof v === 'number' && Number.isFinite(v) ? undefined : 'resolution must be a number';
   if (p.length === 3 && (last === 'signature' || last === 'headerSize')) return `${last} is fixed (converting between P3DM and SP3X is not supported)`;
   if (p.length === 3 && (last === 'version' || last === 'flags')) return isU32(v) ? undefined : `${last} must be a whole number from 0 to 4294967295`;
@@ -265,6 +275,7 @@ export function checkMlodEdit(doc: MlodDocument, cmd: EditCommand): string | und
     }
     if (last === 'name') {
       if (typeof v !== 'string' || v === '' || v.includes('\0')) return 'a tag name is non-empty text without NUL';
+      if (doc.lods[p[1] as number]?.signature === 'SP3X' && encodeText(v).length > 64) return 'SP3X tag names are limited to 64 bytes';
       if (tag.type === 'selection' && isSpecialTagName(v)) return 'a named selection cannot be named #...#';
       return tag.type === 'selection' ? undefined : 'only selections can be renamed';
     }

@@ -110,6 +110,12 @@ export class Slab {
       chargeAllocation(bytes, what, at0.pos, at0.path);
       return new Uint8Array(bytes);
     }
+    const at = this.reserve(bytes, what, at0);
+    return new Uint8Array(this.buffer!, at, bytes);
+  }
+
+  /** The 8-byte-aligned offset of `bytes` free bytes in the current buffer (a new one when full). */
+  private reserve(bytes: number, what: string, at0: { pos: number; path: string }): number {
     let at = (this.pos + 7) & ~7;
     if (!this.buffer || at + bytes > this.buffer.byteLength) {
       chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
@@ -118,7 +124,7 @@ export class Slab {
       at = 0;
     }
     this.pos = at + bytes;
-    return new Uint8Array(this.buffer, at, bytes);
+    return at;
   }
 
   /**
@@ -128,14 +134,7 @@ export class Slab {
   place(src: Uint8Array, what: string, at0: { pos: number; path: string }): number {
     const bytes = src.length;
     if (bytes > this.chunkBytes >> 2) return -1;
-    let at = (this.pos + 7) & ~7;
-    if (!this.buffer || at + bytes > this.buffer.byteLength) {
-      chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
-      this.buffer = new ArrayBuffer(this.chunkBytes);
-      this.view = new Uint8Array(this.buffer);
-      at = 0;
-    }
-    this.pos = at + bytes;
+    const at = this.reserve(bytes, what, at0);
     this.view!.set(src, at);
     return at;
   }

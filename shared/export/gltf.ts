@@ -204,6 +204,10 @@ class Exporter {
       if (!identity) m = multiply(m, meshWorld);
       // The last row of an inverse bind matrix must be exactly 0 0 0 1.
       m[3] = 0; m[7] = 0; m[11] = 0; m[15] = 1;
+      if (!m.every((v) => Number.isFinite(Math.fround(v)))) {
+        this.warn(`bone "${b.name}": inverse bind matrix does not fit 32-bit floats; identity used`);
+        m = finiteMatrix(undefined);
+      }
       ibm.set(m, i * 16);
     });
     const name = this.skins.size ? `skin ${this.skins.size}` : 'skin';

@@ -163,6 +163,17 @@ describe('glTF export', () => {
     expect(json.animations).toHaveLength(1);
   });
 
+  it('a bind matrix that overflows 32-bit floats once placed becomes identity with a warning, not an invalid accessor', async () => {
+    // Found by the fuzz campaign: 0x7f bytes over a LODka skeleton made bind matrices near 3.4e38,
+    // finite as doubles, which the mesh's transform pushed past the largest float.
+    const scene = skinnedScene();
+    scene.skeleton!.bones[1]!.inverseBind = [3e38, 0, 0, 0, 0, 3e38, 0, 0, 0, 0, 3e38, 0, -3e38, 3e38, 0, 1];
+    scene.nodes = [{ name: 'leg', parent: -1, matrix: [4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1], mesh: 0 }];
+    const { json, warnings } = await validGlb(scene);
+    expect(json.skins).toHaveLength(1);
+    expect(warnings.join('\n')).toMatch(/bone "knee": inverse bind matrix does not fit 32-bit floats; identity used/);
+  });
+
   it('writes a model with textured materials and no mesh (the image still needs a buffer)', async () => {
     // A fuzzed LODka file whose mesh chunks were damaged kept its TXTR images: glTF Transform
     // refused to write a GLB with an image and no buffer.

@@ -11,6 +11,10 @@ import { walkChunks } from '../../shared/formats/lodka/views.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
+import { decodeMlod } from '../../shared/formats/p3d/mlod/decode.ts';
+import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
+import { setResolutionCommand } from '../../shared/formats/p3d/mlod/edits.ts';
 
 const SNAN = 0x7fa00123;
 const SNAN2 = 0xffa00456;
@@ -90,3 +94,40 @@ function getAt(doc: unknown, path: readonly (string | number)[]): number[] {
   for (const k of path) x = x[k] as Record<string | number, unknown>;
   return x as unknown as number[];
 }
+
+describe('MLOD lone float fields keep their exact bits (found by the fuzz campaign: a LOD resolution)', () => {
+  /** The sample MLOD with signalling NaNs as LOD 0's resolution and its #Animation# frame time. */
+  function plantedMlod(): { bytes: Uint8Array; resolutionAt: number; timeAt: number } {
+    const bytes = encodeMlod(buildSampleMlod());
+    const doc = decodeMlod(bytes);
+    const lod = doc.lods[0]!;
+    const anim = lod.tags.find((t) => t.type === 'animation')!;
+    const resolutionAt = lod.$span![1] - 4;
+    const timeAt = anim.$span![1] - 12 * (lod.points.length / 3) - 4;
+    const out = bytes.slice();
+    const dv = new DataView(out.buffer);
+    expect(dv.getFloat32(resolutionAt, true)).toBe(lod.resolution);
+    expect(dv.getFloat32(timeAt, true)).toBe(0.5);
+    dv.setUint32(resolutionAt, SNAN, true);
+    dv.setUint32(timeAt, SNAN2, true);
+    return { bytes: out, resolutionAt, timeAt };
+  }
+
+  it('written from fields, and after an edit elsewhere, both NaNs keep their bytes', () => {
+    const { bytes, resolutionAt, timeAt } = plantedMlod();
+    const doc = decodeMlod(bytes);
+    expect(encodeMlod(doc, { reuseRaw: false })).toEqual(bytes);
+    applyCommand(doc, setResolutionCommand(doc, 1, 3));
+    const out = encodeMlod(doc, { reuseRaw: false });
+    expect(bitsAt(out, resolutionAt)).toBe(SNAN);
+    expect(bitsAt(out, timeAt)).toBe(SNAN2);
+  });
+
+  it('a NaN resolution edited to a number is written as that number', () => {
+    const { bytes, resolutionAt } = plantedMlod();
+    const doc = decodeMlod(bytes);
+    applyCommand(doc, setResolutionCommand(doc, 0, 5));
+    const out = encodeMlod(doc, { reuseRaw: false });
+    expect(new DataView(out.buffer, out.byteOffset).getFloat32(resolutionAt, true)).toBe(5);
+  });
+});

@@ -18,6 +18,7 @@
  */
 import { chargeAllocation } from '../../../binary/budget.ts';
 import { BinaryReader } from '../../../binary/reader.ts';
+import { withNanBits } from '../../../schema/schema.ts';
 import { decodeText } from '../../../binary/text.ts';
 import {
   END_OF_FILE, SELECTION_LIKE, isSpecialTagName,
@@ -99,8 +100,10 @@ function decodeLod(r: BinaryReader): MlodLod {
     tags.push(tag);
     if (tag.type === 'end') break;
   }
+  const resolutionAt = r.pos;
   const resolution = r.within('resolution', () => r.f32());
   return {
+    ...nanField('resolution', resolution, r.bytes, resolutionAt),
     signature, headerSize, version, flags, headerExtra, points, pointFlags, normals, faces, tags, resolution,
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
   };
@@ -425,8 +428,19 @@ function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nF
     return done({ type: 'sharpEdges', ...head, edges: r.u32Array(size / 4, 'sharp edges') });
   }
   if (name === '#Animation#' && size === 4 + 12 * nPoints) {
+    const timeAt = r.pos;
     const time = r.f32();
-    return done({ type: 'animation', ...head, time, points: r.f32Array(nPoints * 3, 'animation points') });
+    return done({ ...nanField('time', time, r.bytes, timeAt), type: 'animation', ...head, time, points: r.f32Array(nPoints * 3, 'animation points') });
   }
   return done({ type: 'raw', ...head, data: r.bytesCopy(size, 'tag data') });
+}
+
+/**
+ * A lone float field's stored bytes when it is NaN, as the schema's exact-bits mechanism keeps
+ * them (spread into the record: edits that copy it carry them; a value that is no longer NaN is
+ * written from its value). A JS number keeps one NaN: without this, a signalling NaN would be
+ * saved quieted.
+ */
+function nanField(name: string, v: number, bytes: Uint8Array, at: number): object {
+  return Number.isNaN(v) ? withNanBits({}, { [name]: bytes.slice(at, at + 4) }) : {};
 }

@@ -5,6 +5,7 @@
 import { encodeText } from '../../../binary/text.ts';
 import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
+import { nanBitsOf } from '../../../schema/schema.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { fixedText } from './decode.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
@@ -96,7 +97,7 @@ function writeLod(w: BinaryWriter, plan: LodPlan): void {
     if (reusable(tag, reuse)) w.bytes(tag.$raw);
     else encodeTag(w, tag, sp3x, nPoints, nFaces, vertexTotal, `${where}/tags[${i}]`);
   });
-  w.f32(lod.resolution);
+  f32Exact(w, lod, 'resolution', lod.resolution);
 }
 
 /** Point records: x, y, z (as bits, so NaN payloads survive) and the flags, interleaved. */
@@ -365,7 +366,7 @@ function encodeTag(w: BinaryWriter, tag: MlodTag, sp3x: boolean, nPoints: number
     case 'animation':
       if (tag.points.length !== nPoints * 3) throw new EncodeError(`animation frame holds ${tag.points.length / 3} points; the LOD has ${nPoints}`, where);
       w.u32(4 + 12 * nPoints);
-      w.f32(tag.time);
+      f32Exact(w, tag, 'time', tag.time);
       w.typed(tag.points);
       return;
     case 'raw':
@@ -374,4 +375,11 @@ function encodeTag(w: BinaryWriter, tag: MlodTag, sp3x: boolean, nPoints: number
       w.bytes(tag.data);
       return;
   }
+}
+
+/** A float field, with the stored bytes of a NaN the decoder kept (see nanField in decode.ts). */
+function f32Exact(w: BinaryWriter, record: object, name: string, v: number): void {
+  const kept = Number.isNaN(v) ? nanBitsOf(record)?.[name] : undefined;
+  if (kept instanceof Uint8Array && kept.length === 4) w.bytes(kept);
+  else w.f32(v);
 }

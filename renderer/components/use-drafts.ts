@@ -70,6 +70,14 @@ export function useDrafts<K extends DraftKey>(stored: (k: K) => string, busy?: (
       if (!waiting || key === undefined || sent.value[k] === stored(key)) delete sent.value[k];
     }
   }
+  /**
+   * The document changed again after the row's own edit came back (an undo, another row's edit):
+   * what was sent is no longer news, even when the stored value reads the same as before the edit
+   * (an undo of it), which {@link arrived} never hears of. Drafts being typed stay.
+   */
+  function forgetSent(): void {
+    sent.value = {};
+  }
   /** Another node is shown in this row: nothing typed carries over. */
   function reset(): void {
     drafts.value = {};
@@ -90,5 +98,5 @@ export function useDrafts<K extends DraftKey>(stored: (k: K) => string, busy?: (
     });
     return true;
   }
-  return { text, draft, has, attr, input, drop, send, refused, arrived, reset, cancel };
+  return { text, draft, has, attr, input, drop, send, refused, arrived, forgetSent, reset, cancel };
 }

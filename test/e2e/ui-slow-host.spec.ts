@@ -138,3 +138,34 @@ test('slow host: a colour drag whose picker an earlier answer reset still ends o
   await page.keyboard.press('Control+z');
   await expect(picker).toHaveValue(before);
 });
+
+test('undo right after an edit comes back shows the value from before it, even while the field is re-read', async ({ page, lodsmith }) => {
+  // The CI race: 100 Enter, then Ctrl+Z before the inspector re-read the field. The undo puts back
+  // the value the field showed before the edit, so the stored value never "changes"; the text sent
+  // (100) stayed on screen over the restored 0.
+  await openGround(page, lodsmith.root, lodsmith.page({ open: 'models/robot.lod' }));
+  const shininess = page.locator('[data-testid=materials-editor] [data-testid=field-shininess] [data-testid=field-input]');
+  const before = await shininess.inputValue();
+  expect(before).not.toBe('100');
+  // Hold every re-read of nodes on its way to the host until the undo is done.
+  const held: (() => void)[] = [];
+  let reads = 0;
+  let holding = true;
+  await page.route(/\/api\/doc(:|%3A)(inspect|query)$/i, async (route) => {
+    reads++;
+    if (holding) await new Promise<void>((r) => held.push(r));
+    await route.continue();
+  });
+  await shininess.fill('100');
+  await shininess.press('Enter');
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
+  await expect(shininess).toHaveValue('100');
+  await expect.poll(() => reads).toBeGreaterThan(0);
+  await page.locator('[data-testid=tree]').focus();
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'false');
+  holding = false;
+  for (const r of held.splice(0)) r();
+  await expect(shininess).toHaveValue(before);
+  await expect(shininess).not.toHaveAttribute('data-draft', 'true');
+});

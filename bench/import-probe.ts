@@ -4,20 +4,11 @@
  * The baseline is taken after the modules are loaded, before the GLB is read: the peak includes
  * the input itself and the encoded output, which is what an import of an N-byte GLB costs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { highWaterMark, resetHighWaterMark } from './lib/high-water.ts';
 import '../shared/formats/index.ts';
 import type { FormatId } from '../shared/formats/registry.ts';
 import { importGltf } from '../shared/import/index.ts';
-
-function highWaterMark(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  } catch {
-    // Not Linux.
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const [format, file, version] = process.argv.slice(2);
@@ -25,12 +16,7 @@ if (!format || !file) throw new Error('usage: import-probe.ts <format> <file.glb
 gc?.();
 gc?.();
 const baselineRss = process.memoryUsage().rss;
-let hwmReset = true;
-try {
-  writeFileSync('/proc/self/clear_refs', '5');
-} catch {
-  hwmReset = false;
-}
+const hwmReset = resetHighWaterMark();
 const buf = readFileSync(file);
 let error: string | undefined;
 let outBytes = 0;

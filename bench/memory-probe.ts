@@ -11,7 +11,8 @@
  * high-water mark is reset (`/proc/self/clear_refs` = 5) right at the baseline; elsewhere the
  * figure is an upper bound that may include that start-up peak (`hwmReset: false`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { highWaterMark, resetHighWaterMark } from './lib/high-water.ts';
 import { formatById, type FormatId } from '../shared/formats/index.ts';
 
 /** What the probe prints. */
@@ -30,30 +31,6 @@ export interface MemoryProbeResult {
   /** Whether the high-water mark was reset at the baseline (false: the peak may be start-up's). */
   hwmReset: boolean;
   decodeError?: string;
-}
-
-/**
- * The process high-water mark. On Linux VmHWM is read rather than getrusage's maxRSS: a child
- * started by fork+exec inherits in maxRSS the parent's size at the fork, which would make every
- * probe report the benchmark's own footprint.
- */
-function highWaterMark(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  } catch {
-    // Not Linux: fall through to maxRSS.
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
-
-function resetHighWaterMark(): boolean {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -47,20 +47,6 @@ export function cappedSkin(mesh: ImportMesh, max: number, limit: boolean | undef
   return { joints, weights };
 }
 
-/** Skeleton of the model's joints: parent = index of the nearest joint ancestor. */
-export function jointParents(model: ImportModel): number[] {
-  const index = new Map(model.joints.map((n, i) => [n, i]));
-  return model.joints.map((n) => {
-    let p = model.nodes[n]!.parent;
-    while (p >= 0) {
-      const i = index.get(p);
-      if (i !== undefined) return i;
-      p = model.nodes[p]!.parent;
-    }
-    return -1;
-  });
-}
-
 /** Bounds of xyz points. */
 export function boundsOf(p: Float32Array): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];

@@ -535,15 +535,4 @@ export function worldGeometry(model: ImportModel, m: ImportMesh): { positions: F
   return { positions, normals, flip: det < 0, matrix: w };
 }
 
-/** Nearest ancestor of node `n` that is in `set` (index into the set's order), -1 for none. */
-export function ancestorIn(model: ImportModel, n: number, index: Map<number, number>): number {
-  let p = model.nodes[n]!.parent;
-  while (p >= 0) {
-    const i = index.get(p);
-    if (i !== undefined) return i;
-    p = model.nodes[p]!.parent;
-  }
-  return -1;
-}
-
 export { decompose };

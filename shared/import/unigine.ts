@@ -246,15 +246,20 @@ export function unigineSurfaceOf(m: ImportMesh, magic: 'ms10' | 'ms11' | 'ms14' 
   // 4 influences per vertex, joints already the document's bone indices.
   if (withSkin && m.skin && m.skin.influences === 4) part.skin = { joints: m.skin.joints, weights: m.skin.weights };
   if (magic !== 'mr02') return surface(part, magic);
-  const n = m.indices.length;
+  return mr02Surface({ ...part, name });
+}
+
+/** An mr02 surface: one vertex per triangle corner (the layout has no index list), name cut to 127 bytes. */
+function mr02Surface(p: Part): Mr02Surface {
+  const n = p.indices.length;
   const pos = new Float32Array(n * 3), nor = new Float32Array(n * 3), uv = new Float32Array(n * 2);
   for (let i = 0; i < n; i++) {
-    const v = m.indices[i]!;
-    pos.set(part.positions.subarray(v * 3, v * 3 + 3), i * 3);
-    nor.set(part.normals.subarray(v * 3, v * 3 + 3), i * 3);
-    if (part.uvs[0]) uv.set(part.uvs[0].subarray(v * 2, v * 2 + 2), i * 2);
+    const v = p.indices[i]!;
+    pos.set(p.positions.subarray(v * 3, v * 3 + 3), i * 3);
+    nor.set(p.normals.subarray(v * 3, v * 3 + 3), i * 3);
+    if (p.uvs[0]) uv.set(p.uvs[0].subarray(v * 2, v * 2 + 2), i * 2);
   }
-  return { name: name.slice(0, 127), positions: pos, normals: nor, uvs: uv };
+  return { name: p.name.slice(0, 127), positions: pos, normals: nor, uvs: uv };
 }
 
 export function modelToUnigineMesh(model: ImportModel, opts: WriterOptions = {}): { doc: UnigineMeshMs | UnigineMesh14 | UnigineMeshMr02; warnings: string[] } {
@@ -269,18 +274,7 @@ export function modelToUnigineMesh(model: ImportModel, opts: WriterOptions = {})
     return {
       doc: {
         magic: 'mr02',
-        surfaces: ps.map((p) => {
-          const n = p.indices.length;
-          const pos = new Float32Array(n * 3), nor = new Float32Array(n * 3), uv = new Float32Array(n * 2);
-          for (let i = 0; i < n; i++) {
-            const v = p.indices[i]!;
-            pos.set(p.positions.subarray(v * 3, v * 3 + 3), i * 3);
-            nor.set(p.normals.subarray(v * 3, v * 3 + 3), i * 3);
-            if (p.uvs[0]) uv.set(p.uvs[0].subarray(v * 2, v * 2 + 2), i * 2);
-          }
-          const name = p.name.length > 127 ? p.name.slice(0, 127) : p.name;
-          return { name, positions: pos, normals: nor, uvs: uv };
-        }),
+        surfaces: ps.map(mr02Surface),
       },
       warnings,
     };

@@ -328,6 +328,57 @@ export function withNanBits<T>(v: T, bits: NanBits | undefined): T {
   return { ...v, [NAN_BITS]: bits };
 }
 
+/** Adds one field's NaN bytes to a record's kept bits (made when it has none). */
+function keepNanBits(holder: object, name: string, bits: Uint8Array | (Uint8Array | undefined)[]): void {
+  const h = holder as { [NAN_BITS]?: NanBits };
+  (h[NAN_BITS] ??= {})[name] = bits;
+}
+
+/**
+ * One f32 a codec reads by hand into a record (not through a Struct): a NaN keeps its stored
+ * bytes in the record's NaN bits under `name`, as a Struct field would, so
+ * {@link writeFloatKept} writes it back bit for bit while the value is still NaN.
+ */
+export function readFloatKept(r: BinaryReader, holder: object, name: string): number {
+  const at = r.pos;
+  const v = r.f32();
+  if (v !== v) keepNanBits(holder, name, r.viewAt(at, at + 4).slice());
+  return v;
+}
+
+/** `n` f32 values read by hand into `holder[name]` (see {@link readFloatKept}; bits by element). */
+export function readFloatsKept(r: BinaryReader, n: number, holder: object, name: string): number[] {
+  const at = r.pos;
+  const out = r.f32s(n);
+  let bits: (Uint8Array | undefined)[] | undefined;
+  for (let i = 0; i < n; i++) {
+    const x = out[i]!;
+    if (x === x) continue;
+    bits ??= new Array<Uint8Array | undefined>(n).fill(undefined);
+    bits[i] = r.viewAt(at + 4 * i, at + 4 * i + 4).slice();
+  }
+  if (bits) keepNanBits(holder, name, bits);
+  return out;
+}
+
+export function writeFloatKept(w: BinaryWriter, v: number | undefined, holder: object, name: string): void {
+  const b = nanBitsOf(holder)?.[name];
+  if (b instanceof Uint8Array && b.length === 4 && typeof v === 'number' && Number.isNaN(v)) w.bytes(b);
+  else w.f32(v ?? 0);
+}
+
+/** Writes `n` floats of `vs` (0 for a missing one), NaNs with their kept bytes (see {@link readFloatsKept}). */
+export function writeFloatsKept(w: BinaryWriter, vs: readonly number[] | undefined, holder: object, name: string, n = vs?.length ?? 0): void {
+  const b = nanBitsOf(holder)?.[name];
+  const kept = Array.isArray(b) ? b : undefined;
+  for (let i = 0; i < n; i++) {
+    const x = vs?.[i];
+    const eb = kept?.[i];
+    if (eb && typeof x === 'number' && Number.isNaN(x)) w.bytes(eb);
+    else w.f32(x ?? 0);
+  }
+}
+
 /** A record: named fields in byte order. */
 export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMeta> {
   readonly kind = 'struct' as const;

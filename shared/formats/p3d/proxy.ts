@@ -24,8 +24,8 @@ export function parseProxySelection(selection: string): { name: string; index?: 
 }
 
 /** An ODOL proxy transform (three basis vectors, then the position) -> a scene matrix. */
-export function p3dTransformToScene(raw: ArrayLike<number | string>): Mat4 {
-  // A NaN with a payload reads as a string ('NaN(0x...)'); the marker treats it as 0.
+export function p3dTransformToScene(raw: ArrayLike<number>): Mat4 {
+  // A NaN or an infinity in a stored transform places the marker as if it were 0.
   const m = Array.from(raw, Number);
   // S M S with S = diag(1, 1, -1), as for every other P3D position.
   return [

@@ -9,17 +9,17 @@ import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import {
-  bytesOf, f32x, I32, i16x, i32x, readCondensed, readPacked, U16, U32, U8, VEC3, writeCondensed, writePacked,
+  bytesOf, F32, f32x, I32, i16x, i32x, readCondensed, readPacked, U16, U32, U8, VEC3, writeCondensed, writePacked,
   type ElementType, type PackContext, type PackedArray,
 } from './packed.ts';
-import { readF32, readF32s, writeF32, writeF32s, type F32Value } from './schema.ts';
-import { lodBounds, materialExtra, materialExtraCount, materialHead, materialShaders, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';
+import { readFloatKept, readFloatsKept, writeFloatKept, writeFloatsKept } from '../../../schema/schema.ts';
+import { lodBounds, materialExtraCount, materialHead, materialShaders, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';
 
 type Rec = Record<string, unknown> & { $span?: Span };
 
 export interface LodProxy extends Rec {
   name: string;
-  transform: F32Value[];
+  transform: number[];
   sequenceId: number;
   namedSelectionIndex: number;
   boneIndex: number;
@@ -37,7 +37,7 @@ export interface LodMaterial extends Rec {
   name: string;
   type: number;
   /** DayZ types 16 and 20: more floats after the specular power (meaning unknown; see NOTES.md). */
-  extra?: (number | string)[];
+  extra?: number[];
   unused3?: number;
   surface?: string;
   nRenderFlags?: number;
@@ -52,9 +52,9 @@ export interface LodSection extends Rec {
   faceUpperIndex: number;
   materialIndex: number;
   material?: string;
-  areaOverTex: F32Value[];
+  areaOverTex: number[];
   flag67?: number;
-  unknown67?: F32Value[];
+  unknown67?: number[];
 }
 
 export interface NamedSelection extends Rec {
@@ -68,7 +68,7 @@ export interface NamedSelection extends Rec {
 }
 
 export interface LodFrame {
-  time: F32Value;
+  time: number;
   points: Float32Array;
 }
 
@@ -135,7 +135,7 @@ export interface OdolLod {
 
 export interface UvSet {
   /** v45+: UV range used to expand the 16-bit UVs. */
-  range?: F32Value[];
+  range?: number[];
   uv: PackedArray;
   $span?: Span;
 }
@@ -197,7 +197,7 @@ function readMaterial(r: BinaryReader): LodMaterial {
   const t = m.type;
   const extra = materialExtraCount(t);
   if (extra < 0) r.fail(`material type ${t} is not known`, start);
-  if (extra > 0) m.extra = (materialExtra(t).read(r) as { values: (number | string)[] }).values;
+  if (extra > 0) m.extra = r.within('extra', () => readFloatsKept(r, extra, m, 'extra'));
   Object.assign(m, materialShaders().read(r));
   if (t === 3) m.unused3 = r.u8();
   if (t >= 6) m.surface = r.cstring();
@@ -228,7 +228,7 @@ function writeMaterial(w: BinaryWriter, m: LodMaterial): void {
   const t = m.type;
   const extra = materialExtraCount(t);
   if (extra < 0) throw new EncodeError(`material type ${t} is not known`, 'materials');
-  if (extra > 0) materialExtra(t).write(w, { values: m.extra ?? new Array<number>(extra).fill(0) } as never);
+  if (extra > 0) writeFloatsKept(w, m.extra, m, 'extra', extra);
   materialShaders().write(w, m);
   if (t === 3) w.u8(m.unused3 ?? 0);
   if (t >= 6) w.cstring(m.surface ?? '');
@@ -256,13 +256,13 @@ function readSection(r: BinaryReader, v: number): LodSection {
   if (s.materialIndex === -1) s.material = r.cstring();
   if (v >= 36) {
     const n = r.i32Count(4, 'areaOverTex');
-    s.areaOverTex = readF32s(r, n);
+    s.areaOverTex = readFloatsKept(r, n, s, 'areaOverTex');
     if (v >= 67) {
       s.flag67 = r.i32();
-      if (s.flag67 >= 1) s.unknown67 = readF32s(r, 11);
+      if (s.flag67 >= 1) s.unknown67 = readFloatsKept(r, 11, s, 'unknown67');
     }
   } else {
-    s.areaOverTex = [readF32(r)];
+    s.areaOverTex = readFloatsKept(r, 1, s, 'areaOverTex');
   }
   s.$span = [start, r.pos];
   return s;
@@ -273,13 +273,13 @@ function writeSection(w: BinaryWriter, s: LodSection, v: number): void {
   if (s.materialIndex === -1) w.cstring(s.material ?? '');
   if (v >= 36) {
     w.i32(s.areaOverTex.length);
-    writeF32s(w, s.areaOverTex);
+    writeFloatsKept(w, s.areaOverTex, s, 'areaOverTex');
     if (v >= 67) {
       w.i32(s.flag67 ?? 0);
-      if ((s.flag67 ?? 0) >= 1) writeF32s(w, s.unknown67 ?? new Array<number>(11).fill(0));
+      if ((s.flag67 ?? 0) >= 1) writeFloatsKept(w, s.unknown67, s, 'unknown67', 11);
     }
   } else {
-    writeF32(w, s.areaOverTex[0]);
+    writeFloatsKept(w, s.areaOverTex, s, 'areaOverTex', 1);
   }
 }
 
@@ -473,9 +473,11 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const namedSelections = list(r, 'namedSelections', 17, () => readNamedSelection(r, ctx, v));
   const namedProperties = list(r, 'namedProperties', 2, () => ({ name: r.cstring(), value: r.cstring() }));
   const frames = list(r, 'frames', 8, () => {
-    const time = readF32(r);
+    const frame: LodFrame = { time: 0, points: F32.empty };
+    frame.time = readFloatKept(r, frame, 'time');
     const n = r.i32Count(12, 'points');
-    return { time, points: r.f32Array(n * 3, 'points') };
+    frame.points = r.f32Array(n * 3, 'points');
+    return frame;
   });
   const colorTop = r.i32();
   const color = r.i32();
@@ -497,9 +499,11 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const readUv = (i: number): UvSet =>
     r.within(`uvSets[${i}]`, () => {
       const s = r.pos;
-      const range = v >= 45 ? readF32s(r, 4) : undefined;
-      const uv = readCondensed(r, ctx, t.uv, 'uv');
-      return { ...(range ? { range } : {}), uv, $span: [s, r.pos] as Span };
+      const set = {} as UvSet;
+      if (v >= 45) set.range = readFloatsKept(r, 4, set, 'range');
+      set.uv = readCondensed(r, ctx, t.uv, 'uv');
+      set.$span = [s, r.pos];
+      return set;
     });
   const uv0 = readUv(0);
   const nUvAt = r.pos;
@@ -571,7 +575,7 @@ export function writeLod(lod: OdolLod, v: number, ctx: PackContext, opts: Encode
   }
   w.i32(lod.frames.length);
   for (const f of lod.frames) {
-    writeF32(w, f.time);
+    writeFloatKept(w, f.time, f, 'time');
     w.i32(f.points.length / 3);
     w.typed(f.points);
   }
@@ -582,7 +586,7 @@ export function writeLod(lod: OdolLod, v: number, ctx: PackContext, opts: Encode
   const sizeAt = w.reserve32();
   if (v >= 50) writeCondensed(w, ctx, lod.clip ?? { data: new Uint32Array(0) }, CLIP, reuse);
   lod.uvSets.forEach((s, i) => {
-    if (v >= 45) writeF32s(w, s.range ?? [0, 0, 1, 1]);
+    if (v >= 45) writeFloatsKept(w, s.range ?? [0, 0, 1, 1], s, 'range', 4);
     writeCondensed(w, ctx, s.uv, t.uv, reuse);
     if (i === 0) w.i32(lod.uvSetCountZero && lod.uvSets.length === 1 ? 0 : lod.uvSets.length);
   });

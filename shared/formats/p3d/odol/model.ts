@@ -11,9 +11,8 @@ import type { EncodeOptions } from '../../registry.ts';
 import { readLod, writeLod, type OdolLod } from './lod.ts';
 import { parsePhysx, writePhysx, type PhysxData } from './physics.ts';
 import { F32, readPacked, Slab, writePacked, type PackContext, type PackedArray } from './packed.ts';
-import {
-  animationAxis, blankOf, loadableLodInfo, modelInfoHead, modelInfoTail, readF32, readF32s, storeResolution, writeF32, writeResolution, type F32Value,
-} from './schema.ts';
+import { readFloatKept, readFloatsKept, writeFloatKept, writeFloatsKept } from '../../../schema/schema.ts';
+import { animationAxis, blankOf, loadableLodInfo, modelInfoHead, modelInfoTail, readResolutions, storeResolution, writeResolution } from './schema.ts';
 
 type Rec = Record<string, unknown> & { $span?: Span };
 
@@ -39,15 +38,15 @@ export interface AnimationClass extends Rec {
   type: number;
   name: string;
   source: string;
-  minPhase: F32Value;
-  maxPhase: F32Value;
-  minValue: F32Value;
-  maxValue: F32Value;
-  animPeriod?: F32Value;
-  initPhase?: F32Value;
+  minPhase: number;
+  maxPhase: number;
+  minValue: number;
+  maxValue: number;
+  animPeriod?: number;
+  initPhase?: number;
   sourceAddress: number;
   /** Type-dependent floats: angle0/1, offset0/1, axisPos+axisDir+angle+axisOffset, or hideValue (+1 from v55). */
-  params: F32Value[];
+  params: number[];
 }
 
 export interface Animations {
@@ -133,18 +132,19 @@ function readAnimations(r: BinaryReader, v: number): Animations {
         r.within(`classes[${i}]`, () => {
           const s = r.pos;
           const type = r.u32();
-          const c: AnimationClass = {
-            type, name: r.cstring(), source: r.cstring(), minPhase: readF32(r), maxPhase: readF32(r), minValue: readF32(r), maxValue: readF32(r),
-            sourceAddress: 0, params: [],
-          };
+          const c: AnimationClass = { type, name: r.cstring(), source: r.cstring(), minPhase: 0, maxPhase: 0, minValue: 0, maxValue: 0, sourceAddress: 0, params: [] };
+          c.minPhase = readFloatKept(r, c, 'minPhase');
+          c.maxPhase = readFloatKept(r, c, 'maxPhase');
+          c.minValue = readFloatKept(r, c, 'minValue');
+          c.maxValue = readFloatKept(r, c, 'maxValue');
           if (v >= 56) {
-            c.animPeriod = readF32(r);
-            c.initPhase = readF32(r);
+            c.animPeriod = readFloatKept(r, c, 'animPeriod');
+            c.initPhase = readFloatKept(r, c, 'initPhase');
           }
           c.sourceAddress = r.u32();
           const n = paramCount(type, v);
           if (n < 0) r.fail(`unknown animation type ${type}`, s);
-          c.params = readF32s(r, n);
+          c.params = readFloatsKept(r, n, c, 'params');
           c.$span = [s, r.pos];
           return c;
         }),
@@ -183,18 +183,18 @@ function writeAnimations(w: BinaryWriter, a: Animations, v: number, reuse: boole
     w.u32(c.type);
     w.cstring(c.name);
     w.cstring(c.source);
-    writeF32(w, c.minPhase);
-    writeF32(w, c.maxPhase);
-    writeF32(w, c.minValue);
-    writeF32(w, c.maxValue);
+    writeFloatKept(w, c.minPhase, c, 'minPhase');
+    writeFloatKept(w, c.maxPhase, c, 'maxPhase');
+    writeFloatKept(w, c.minValue, c, 'minValue');
+    writeFloatKept(w, c.maxValue, c, 'maxValue');
     if (v >= 56) {
-      writeF32(w, c.animPeriod);
-      writeF32(w, c.initPhase);
+      writeFloatKept(w, c.animPeriod, c, 'animPeriod');
+      writeFloatKept(w, c.initPhase, c, 'initPhase');
     }
     w.u32(c.sourceAddress);
     const n = paramCount(c.type, v);
     if (n < 0) throw new EncodeError(`unknown animation type ${c.type}`, 'animations');
-    for (let i = 0; i < n; i++) writeF32(w, c.params[i]);
+    writeFloatsKept(w, c.params, c, 'params', n);
   }
   w.i32(a.bonesToAnims.length);
   for (const perBone of a.bonesToAnims) {
@@ -248,7 +248,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
   if (version >= 58) doc.prefix = r.within('prefix', () => r.cstring());
   const nLods = r.i32Count(4 + 8 + 1, 'LODs');
   if (nLods === 0) r.fail('the model has no LODs');
-  const resolutions = r.within('resolutions', () => readF32s(r, nLods));
+  const resolutions = r.within('resolutions', () => readResolutions(r, nLods));
   doc.modelInfo = readModelInfo(r, version, nLods, ctx);
   doc.hasAnimations = r.u8();
   if (doc.hasAnimations) doc.animations = readAnimations(r, version);
@@ -274,7 +274,7 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
     gaps.push(bytes.slice(at, s));
     const sub = new BinaryReader(bytes, s, e, [`lods[${i}]`]);
     lods[i] = readLod(sub, version, ctx, 0);
-    storeResolution(lods[i], resolutions[i]!);
+    storeResolution(lods[i], resolutions.values[i]!, resolutions.bits[i]);
     at = e;
   }
   doc.lods = lods;

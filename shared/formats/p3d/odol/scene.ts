@@ -155,7 +155,7 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
       f = g;
     }
     // v7 proxies: a rotation and a translation each (no placeholder faces known to leave out).
-    scene.proxies = (lod.proxies as { name?: unknown; rotation?: ArrayLike<number | string>; translation?: ArrayLike<number | string> }[]).map((p, k) =>
+    scene.proxies = (lod.proxies as { name?: unknown; rotation?: ArrayLike<number>; translation?: ArrayLike<number> }[]).map((p, k) =>
       sceneProxy(String(p.name ?? ''), p3dTransformToScene([...Array.from(p.rotation ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]), ...Array.from(p.translation ?? [0, 0, 0])]), ['lods', li, 'proxies', k]));
   } else {
     const v = doc.version;

@@ -6,68 +6,34 @@
 import type { BinaryReader } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import {
-  BinType, arrayOf, bool, cstring, i16, i32, i8, struct, u32, u8, type FieldKind, type FieldMap, type Struct,
+  arrayOf, bool, cstring, f32, floats, i16, i32, i8, mat3, mat4x3, rgba, struct, u32, u8, vec3, type FieldMap, type Struct,
 } from '../../../schema/schema.ts';
 
+// Floats are the toolkit's: numbers in the document, and a NaN with a payload (binarized files
+// hold some: the face area of shadow LODs) keeps its stored bytes in the record's NaN bits, so it
+// is written back bit for bit while the field is still NaN (Struct in schema.ts; fields read by
+// hand use readFloatKept / readFloatsKept).
+export { f32, floats, mat3, mat4x3, rgba, vec3 };
+
 /**
- * A float that keeps the exact bits of a NaN: binarized files hold NaNs with payloads (the face
- * area of shadow LODs), which a JS number would turn into the canonical NaN. Such a value decodes
- * to the string `NaN(0x7f887f88)` and is written back bit for bit; every other value is a number.
+ * The LOD resolutions (header order): numbers, and for a NaN with a payload its exact bits (a
+ * LOD keeps them in `resolutionBits`; the quiet NaN 0x7fc00000 is what writing NaN gives anyway).
  */
-class F32Exact extends BinType<number | string> {
-  readonly kind = 'f32' as const;
-  readonly fixedSize = 4;
-  read(r: BinaryReader): number | string {
-    const at = r.pos;
-    const v = r.f32();
-    if (!Number.isNaN(v)) return v;
-    const bits = r.view.getUint32(at, true);
-    return bits === 0x7fc00000 ? v : `NaN(0x${bits.toString(16).padStart(8, '0')})`;
-  }
-  write(w: BinaryWriter, v: number | string): void {
-    if (typeof v === 'string') {
-      const m = /^NaN\(0x([0-9a-f]{8})\)$/.exec(v);
-      if (!m) throw new RangeError(`${v} is not a float`);
-      w.u32(parseInt(m[1]!, 16));
-    } else {
-      w.f32(v);
-    }
-  }
-  override check(v: unknown): string | undefined {
-    return typeof v === 'number' || (typeof v === 'string' && /^NaN\(0x[0-9a-f]{8}\)$/.test(v)) ? undefined : 'must be a number';
-  }
-}
-/** f32 with exact NaN payloads (see {@link F32Exact}). */
-export const f32 = new F32Exact();
-
-/** A float as the document holds it: a number, or `NaN(0x...)` for a NaN with a payload. */
-export type F32Value = number | string;
-
-/** Reads one float keeping NaN payloads (see {@link F32Exact}). */
-export function readF32(r: BinaryReader): F32Value {
-  return f32.read(r);
-}
-export function writeF32(w: BinaryWriter, v: F32Value | undefined): void {
-  f32.write(w, v ?? 0);
-}
-export function readF32s(r: BinaryReader, n: number): F32Value[] {
-  r.need(n * 4, `${n} floats`);
-  const out: F32Value[] = [];
-  for (let i = 0; i < n; i++) out.push(f32.read(r));
-  return out;
-}
-export function writeF32s(w: BinaryWriter, vs: readonly F32Value[]): void {
-  for (const v of vs) f32.write(w, v);
+export function readResolutions(r: BinaryReader, n: number): { values: number[]; bits: (number | undefined)[] } {
+  const at = r.pos;
+  const values = r.f32s(n);
+  const bits = values.map((v, i) => {
+    if (!Number.isNaN(v)) return undefined;
+    const b = r.view.getUint32(at + 4 * i, true);
+    return b === 0x7fc00000 ? undefined : b;
+  });
+  return { values, bits };
 }
 
 /** Stores a decoded resolution: a number, plus the exact bits when it is a NaN with a payload. */
-export function storeResolution(l: { resolution: number; resolutionBits?: number }, v: F32Value): void {
-  if (typeof v === 'number') {
-    l.resolution = v;
-  } else {
-    l.resolution = Number.NaN;
-    l.resolutionBits = parseInt(v.slice(6, 14), 16);
-  }
+export function storeResolution(l: { resolution: number; resolutionBits?: number }, v: number, bits: number | undefined): void {
+  l.resolution = v;
+  if (bits !== undefined) l.resolutionBits = bits;
 }
 
 export function writeResolution(w: BinaryWriter, l: { resolution: number; resolutionBits?: number }): void {
@@ -75,43 +41,10 @@ export function writeResolution(w: BinaryWriter, l: { resolution: number; resolu
   else w.f32(l.resolution);
 }
 
-/** A fixed run of floats (vectors, matrices, colours) with exact NaN payloads. */
-class F32Tuple extends BinType<F32Value[]> {
-  readonly kind: FieldKind;
-  readonly fixedSize: number;
-  readonly n: number;
-  constructor(kind: FieldKind, n: number) {
-    super();
-    this.kind = kind;
-    this.n = n;
-    this.fixedSize = 4 * n;
-  }
-  read(r: BinaryReader): F32Value[] {
-    return readF32s(r, this.n);
-  }
-  write(w: BinaryWriter, v: F32Value[] | undefined): void {
-    for (let i = 0; i < this.n; i++) f32.write(w, v?.[i] ?? 0);
-  }
-  override check(v: unknown): string | undefined {
-    if (!Array.isArray(v) || v.length !== this.n) return `must be ${this.n} numbers`;
-    return v.every((x) => f32.check(x) === undefined) ? undefined : 'must contain only numbers';
-  }
-}
-/** A record with every field zero or empty (the toolkit's `blank`, which does not know the exact float types). */
+/** A record with every field zero or empty (the toolkit's `blank`). */
 export function blankOf(s: Struct<FieldMap>): Record<string, unknown> {
-  const out: Record<string, unknown> = s.blank();
-  for (const [name, t] of s.entries) {
-    if (t instanceof F32Tuple) out[name] = new Array<number>(t.n).fill(0);
-    else if (t instanceof F32Exact) out[name] = 0;
-  }
-  return out;
+  return s.blank();
 }
-
-export const vec3 = new F32Tuple('vec3', 3);
-export const mat3 = new F32Tuple('mat3', 9);
-export const mat4x3 = new F32Tuple('mat4x3', 12);
-export const rgba = new F32Tuple('rgba', 4);
-export const floats = (n: number): F32Tuple => new F32Tuple('array', n);
 
 const cache = new Map<string, Struct<FieldMap>>();
 function cached(key: string, make: () => Struct<FieldMap>): Struct<FieldMap> {
@@ -308,7 +241,7 @@ export function materialExtraCount(type: number): number {
 
 export function materialExtra(type: number): Struct<FieldMap> {
   return cached(`mat-extra-${type}`, () =>
-    struct('LodMaterial.extra', { values: arrayOf(f32, Math.max(0, materialExtraCount(type))).note('DayZ material floats (meaning unknown)') }),
+    struct('LodMaterial.extra', { values: floats(Math.max(0, materialExtraCount(type))).note('DayZ material floats (meaning unknown)') }),
   );
 }
 

@@ -9,8 +9,8 @@ import { BinaryReader, type Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import { EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
-import { cstring, fixedBytes, struct, u32 } from '../../../schema/schema.ts';
-import { floats, mat3, readF32s, storeResolution, vec3, writeResolution, type F32Value } from './schema.ts';
+import { cstring, fixedBytes, nanBitsOf, readFloatsKept, struct, u32, withNanBits, writeFloatsKept } from '../../../schema/schema.ts';
+import { mat3, readResolutions, storeResolution, vec3, writeResolution } from './schema.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { bytesOf, readPacked, U16, U32, U8, VEC3, f32x, writePacked, type PackContext, type PackedArray } from './packed.ts';
 
@@ -67,7 +67,7 @@ export interface OdolV7Lod {
   positions: PackedArray<Float32Array>;
   normals: PackedArray<Float32Array>;
   /** fvalue[12]: min/max positions and other values. */
-  fvalue: F32Value[];
+  fvalue: number[];
   /** Set when the stored resolution is a NaN with a payload: its exact bits. */
   resolutionBits?: number;
   textures: string[];
@@ -151,7 +151,9 @@ function readLod(r: BinaryReader, index: number): OdolV7Lod {
     const uvs = readPacked(r, CTX, UV, 'uvs') as PackedArray<Float32Array>;
     const positions = readPacked(r, CTX, VEC3, 'positions') as PackedArray<Float32Array>;
     const normals = readPacked(r, CTX, VEC3, 'normals') as PackedArray<Float32Array>;
-    const fvalue = r.within('fvalue', () => floats(12).read(r));
+    // fvalue's NaN bytes, if any, go with the LOD record (made below): kept here meanwhile.
+    const kept = {};
+    const fvalue = r.within('fvalue', () => readFloatsKept(r, 12, kept, 'fvalue'));
     const textures = r.within('textures', () => {
       const n = r.i32Count(1, 'textures');
       const out: string[] = [];
@@ -185,10 +187,10 @@ function readLod(r: BinaryReader, index: number): OdolV7Lod {
       return { uvalue8, points: r.f32Array(n * 3) };
     });
     const proxies = list(r, 'proxies', 49, () => v7Proxy.read(r) as unknown as Record<string, unknown>);
-    return {
+    return withNanBits<OdolV7Lod>({
       resolution: 0, pointFlags, uvs, positions, normals, fvalue, textures, pointToVertex, vertexToPoint, faces, sections,
       namedSelections, namedProperties, frames, proxies, $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
-    };
+    }, nanBitsOf(kept));
   });
 }
 
@@ -198,7 +200,7 @@ function writeLod(w: BinaryWriter, l: OdolV7Lod, reuse: boolean | undefined): vo
   writePacked(w, CTX, l.uvs, UV, reuse);
   writePacked(w, CTX, l.positions, VEC3, reuse);
   writePacked(w, CTX, l.normals, VEC3, reuse);
-  floats(12).write(w, l.fvalue);
+  writeFloatsKept(w, l.fvalue, l, 'fvalue', 12);
   w.i32(l.textures.length);
   for (const t of l.textures) w.cstring(t);
   writePacked(w, CTX, l.pointToVertex, U16, reuse);
@@ -241,8 +243,8 @@ export function decodeV7(bytes: Uint8Array): OdolV7Document {
   const at = r.pos;
   const m = r.u32();
   if (m !== n) r.fail(`ResolutionCount ${m} differs from LodCount ${n}`, at);
-  const res = r.within('resolutions', () => readF32s(r, n));
-  lods.forEach((l, i) => storeResolution(l, res[i]!));
+  const res = r.within('resolutions', () => readResolutions(r, n));
+  lods.forEach((l, i) => storeResolution(l, res.values[i]!, res.bits[i]));
   const footer = r.within('footer', () => v7Footer.read(r)) as unknown as Record<string, unknown>;
   r.expectEnd('ODOL v7 file');
   return { format: 'p3d-odol', version: 7, lods, footer, $span: [0, bytes.length] };

@@ -89,7 +89,8 @@ describe('LZSS decompression, random token streams', () => {
         let flags = 0;
         const tokens: number[] = [];
         for (let bit = 0; bit < 8 && produced < size; bit++) {
-          if (rnd(3) === 0) {
+          // Every other trial is mostly literals, so whole flag bytes of literals (0xff) occur.
+          if (trial % 2 ? rnd(16) !== 0 : rnd(3) === 0) {
             flags |= 1 << bit;
             tokens.push(rnd(256));
             produced++;
@@ -213,6 +214,21 @@ describe('LZSS checksums', () => {
         s += b >= 128 ? b - 256 : b;
       }
       expect(lzssChecksums(data)).toEqual({ unsigned: u >>> 0, signed: s >>> 0 });
+    }
+    // Every alignment of the buffer and every length near the word steps and the lanes' flushes
+    // (128 words); runs of 0xff load the lanes most.
+    const pool = Uint8Array.from({ length: 1200 }, (_, i) => (i % 3 ? 0xff : rnd()));
+    for (let off = 0; off < 8; off++) {
+      for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 511, 512, 513, 515, 1024, 1031]) {
+        const data = pool.subarray(off, off + n);
+        let u = 0;
+        let s = 0;
+        for (const b of data) {
+          u += b;
+          s += b >= 128 ? b - 256 : b;
+        }
+        expect(lzssChecksums(data), `offset ${off}, ${n} bytes`).toEqual({ unsigned: u >>> 0, signed: s >>> 0 });
+      }
     }
     // Past 2^32 in both directions: 17 M bytes of 0xff.
     const big = new Uint8Array(17_000_000).fill(0xff);

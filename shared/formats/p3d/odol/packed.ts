@@ -94,10 +94,18 @@ export class Slab {
   /** All of `buffer`, for copies into it without a view per region. */
   private view: Uint8Array | undefined;
   private pos = 0;
+  /** The largest region a chunk holds; larger arrays get a buffer of their own. */
   private readonly chunkBytes: number;
+  private readonly fileBytes: number;
 
-  /** Chunks of twice the file size, between 64 KiB and 4 MiB. */
+  /**
+   * The first chunk is 1.25x the file size, the size its arrays reach on the real corpus on
+   * average (1.34x over all files: compressed arrays expand, the rest is copied as it is); a
+   * chunk of twice the file size left 40% of the memory allocated (and zero-filled) unused. A
+   * file whose arrays need more gets further chunks sized from the input still to read.
+   */
   constructor(fileBytes: number) {
+    this.fileBytes = fileBytes;
     this.chunkBytes = Math.min(4 << 20, Math.max(64 << 10, 2 * fileBytes));
   }
 
@@ -118,8 +126,10 @@ export class Slab {
   private reserve(bytes: number, what: string, at0: { pos: number; path: string }): number {
     let at = (this.pos + 7) & ~7;
     if (!this.buffer || at + bytes > this.buffer.byteLength) {
-      chargeAllocation(this.chunkBytes, what, at0.pos, at0.path);
-      this.buffer = new ArrayBuffer(this.chunkBytes);
+      const left = this.buffer ? Math.max(0, this.fileBytes - at0.pos) : this.fileBytes;
+      const size = Math.min(this.chunkBytes, Math.max(64 << 10, bytes, Math.ceil(1.25 * left)));
+      chargeAllocation(size, what, at0.pos, at0.path);
+      this.buffer = new ArrayBuffer(size);
       this.view = new Uint8Array(this.buffer);
       at = 0;
     }

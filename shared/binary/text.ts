@@ -35,6 +35,9 @@ export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): str
   // Chunked String.fromCharCode: fast for long strings without blowing the argument limit.
   let out = '';
   if (enc === 'latin1') {
+    // Most strings are short names: one call on the view given, no chunk view of it (a second
+    // view per string was a tenth of what decoding a real ODOL file allocated).
+    if (bytes.length <= 8192) return String.fromCharCode.apply(null, bytes as unknown as number[]);
     for (let i = 0; i < bytes.length; i += 8192) {
       out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
     }

@@ -283,7 +283,7 @@ function writeSection(w: BinaryWriter, s: LodSection, v: number): void {
   }
 }
 
-function readFaces(r: BinaryReader, v: number): LodFaces {
+function readFaces(r: BinaryReader, v: number, ctx: PackContext): LodFaces {
   return r.within('faces', () => {
     const start = r.pos;
     const wide = v >= 69 ? 4 : 2;
@@ -310,11 +310,17 @@ function readFaces(r: BinaryReader, v: number): LodFaces {
         p += 1 + c * wide;
       }
     }
+    // Both arrays in one region of the file's slab (or one buffer of their own without a slab).
     const idxBytes = corners * 4;
-    chargeAllocation(idxBytes + n, 'faces', start, r.path);
-    const shared = new ArrayBuffer(idxBytes + n);
-    const idx = new Uint32Array(shared, 0, corners);
-    const sizes = new Uint8Array(shared, idxBytes, n);
+    let region: Uint8Array;
+    if (ctx.slab) {
+      region = ctx.slab.take(idxBytes + n, 'faces', r);
+    } else {
+      chargeAllocation(idxBytes + n, 'faces', start, r.path);
+      region = new Uint8Array(idxBytes + n);
+    }
+    const idx = new Uint32Array(region.buffer, region.byteOffset, corners);
+    const sizes = new Uint8Array(region.buffer, region.byteOffset + idxBytes, n);
     // The first pass checked every count (3 or 4) and bound: one loop per index width, three
     // corners always and a fourth when the count says so (a loop per face and a width test per
     // corner were 13% of decoding the corpus).
@@ -468,7 +474,7 @@ export function readLod(r: BinaryReader, v: number, ctx: PackContext, resolution
   const materials = list(r, 'materials', 100, () => readMaterial(r));
   const pointToVertex = readPacked(r, ctx, t.index, 'pointToVertex');
   const vertexToPoint = readPacked(r, ctx, t.index, 'vertexToPoint');
-  const faces = readFaces(r, v);
+  const faces = readFaces(r, v, ctx);
   const sections = list(r, 'sections', 36, () => readSection(r, v));
   const namedSelections = list(r, 'namedSelections', 17, () => readNamedSelection(r, ctx, v));
   const namedProperties = list(r, 'namedProperties', 2, () => ({ name: r.cstring(), value: r.cstring() }));

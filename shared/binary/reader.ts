@@ -1,6 +1,6 @@
 import { DecodeError } from '../errors.ts';
 import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts';
-import { decodeText, type TextEncoding } from './text.ts';
+import { decodeText, latin1At, type TextEncoding } from './text.ts';
 
 /** [start, end) byte range in the file a node was decoded from. */
 export type Span = [start: number, end: number];
@@ -232,7 +232,7 @@ export class BinaryReader {
     const z = this.bytes.indexOf(0, start);
     if (z < 0 || z >= this.end) this.fail(`${what} has no NUL terminator`);
     this.pos = z + 1;
-    return decodeText(this.bytes.subarray(start, z), enc);
+    return enc === 'latin1' ? latin1At(this.bytes, start, z) : decodeText(this.bytes.subarray(start, z), enc);
   }
 
   // Bulk arrays: one bounds check and one memcpy into an aligned typed array. The host is assumed

@@ -30,14 +30,33 @@ for (let b = 0; b < 256; b++) {
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
 
+/**
+ * Short Latin-1 text: its codes go into a plain array kept for that length (one per length up to
+ * SHORT_MAX, so none ever changes size), which `String.fromCharCode.apply` takes as it is; a
+ * typed array or a view of one is first turned into a new list by the engine.
+ */
+const SHORT_MAX = 64;
+const SHORT: number[][] = Array.from({ length: SHORT_MAX + 1 }, (_, n) => new Array<number>(n).fill(0));
+
+/** The Latin-1 text of `bytes[start, end)`, without a view of it when short. */
+export function latin1At(bytes: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  if (n > SHORT_MAX) return decodeText(bytes.subarray(start, end), 'latin1');
+  const codes = SHORT[n]!;
+  for (let i = 0; i < n; i++) codes[i] = bytes[start + i]!;
+  return String.fromCharCode.apply(null, codes);
+}
+
 export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): string {
   if (enc === 'utf8') return utf8Decoder.decode(bytes);
   // Chunked String.fromCharCode: fast for long strings without blowing the argument limit.
   let out = '';
   if (enc === 'latin1') {
+    const n = bytes.length;
+    if (n <= SHORT_MAX) return latin1At(bytes, 0, n);
     // Most strings are short names: one call on the view given, no chunk view of it (a second
     // view per string was a tenth of what decoding a real ODOL file allocated).
-    if (bytes.length <= 8192) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    if (n <= 8192) return String.fromCharCode.apply(null, bytes as unknown as number[]);
     for (let i = 0; i < bytes.length; i += 8192) {
       out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
     }

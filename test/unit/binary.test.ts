@@ -72,6 +72,23 @@ describe('text codecs', () => {
     }
     expect(decodeText(new Uint8Array([0xcf, 0xf0, 0xe8]), 'cp1251')).toBe('При');
   });
+
+  it('latin1 text of every length around the short-string tables, from views and from NUL-terminated strings', () => {
+    // Short text goes through a reused code array per length: every length must read its own
+    // bytes only, whatever a longer or shorter string left in the tables before it.
+    const expected = (b: ArrayLike<number>): string => Array.from(b, (c) => String.fromCharCode(c)).join('');
+    for (const n of [0, 1, 2, 63, 64, 65, 200, 8192, 8193, 20000, 3, 64, 1]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => 1 + ((i * 37 + n) % 255));
+      expect(decodeText(bytes, 'latin1'), `${n} bytes`).toBe(expected(bytes));
+      // The same bytes as a C string at an odd place in a larger buffer.
+      const buf = new Uint8Array(n + 3).fill(0xee);
+      buf.set(bytes, 1);
+      buf[n + 1] = 0;
+      const r = new BinaryReader(buf, 1);
+      expect(r.cstring(), `cstring of ${n} bytes`).toBe(expected(bytes));
+      expect(r.pos).toBe(n + 2);
+    }
+  });
 });
 
 describe('schema', () => {

@@ -71,3 +71,67 @@ test('colliders and proxies share one list-plus-transform block, driven by the k
     await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
   }
 });
+
+/** Drops the sample model on the window: it opens read-only, so the host refuses every edit. */
+async function dropSample(page: import('@playwright/test').Page): Promise<void> {
+  const bytes = Array.from(encodeLod(buildSampleLod()));
+  await page.evaluate((data) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(data)], 'dropped_robot.lod'));
+    for (const type of ['dragenter', 'dragover', 'drop']) document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, bytes);
+  await expect(page.getByRole('tab', { name: /dropped_robot\.lod, read-only/ })).toBeVisible();
+}
+
+test('a transform the host refuses stays typed as a draft with the reason; Escape shows the stored value', async ({ page, lodsmith }) => {
+  await page.goto(lodsmith.url);
+  await dropSample(page);
+  for (const [tab, item, input] of [['proxies', 'proxy-item', 'proxy-position-0'], ['colliders', 'collider-item', 'collider-scale-1']] as const) {
+    await page.locator(`[data-testid=tab-${tab}]`).click();
+    await page.locator(`[data-testid=${item}]`).nth(1).click();
+    const x = page.locator(`[data-testid=${input}]`);
+    const stored = await x.inputValue();
+    await x.fill('7.5');
+    await x.press('Enter');
+    await expect(page.locator(`[data-testid=${tab}-editor] [role=alert]`)).toContainText('read-only');
+    // The text the document never took is the user's draft again, not a value shown as stored.
+    await expect(x).toHaveValue('7.5');
+    await expect(x).toHaveAttribute('data-draft', 'true');
+    await x.press('Escape');
+    await expect(x).toHaveValue(stored);
+    await expect(x).not.toHaveAttribute('data-draft', 'true');
+  }
+});
+
+test('undo right after a transform edit comes back shows the value from before it, even while the editor is re-read', async ({ page, lodsmith }) => {
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page({ open: 'models/robot.lod' }));
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await page.locator('[data-testid=tab-colliders]').click();
+  await page.locator('[data-testid=collider-item]').first().click();
+  const sizeX = page.locator('[data-testid=collider-scale-0]');
+  const before = await sizeX.inputValue();
+  expect(before).not.toBe('3');
+  // Hold every re-read of nodes on its way to the host until the undo is done (the CI race of the
+  // field rows: the undo puts back the value the row showed, so its value never "changes").
+  const held: (() => void)[] = [];
+  let reads = 0;
+  let holding = true;
+  await page.route(/\/api\/doc(:|%3A)(inspect|query)$/i, async (route) => {
+    reads++;
+    if (holding) await new Promise<void>((r) => held.push(r));
+    await route.continue();
+  });
+  await sizeX.fill('3');
+  await sizeX.press('Enter');
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
+  await expect(sizeX).toHaveValue('3');
+  await expect.poll(() => reads).toBeGreaterThan(0);
+  await page.locator('[data-testid=tree]').focus();
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'false');
+  holding = false;
+  for (const r of held.splice(0)) r();
+  await expect(sizeX).toHaveValue(before);
+  await expect(sizeX).not.toHaveAttribute('data-draft', 'true');
+});

@@ -324,7 +324,7 @@ function readFaces(r: BinaryReader, v: number, ctx: PackContext): LodFaces {
     // The first pass checked every count (3 or 4) and bound: one loop per index width, three
     // corners always and a fourth when the count says so (a loop per face and a width test per
     // corner were 13% of decoding the corpus).
-    r.pos = wide === 2 ? readFaces16(bytes, r.pos, n, sizes, idx) : readFaces32(view, r.pos, n, sizes, idx);
+    r.pos = wide === 2 ? readFaces16(view, r.pos, n, sizes, idx) : readFaces32(view, r.pos, n, sizes, idx);
     const out: LodFaces = { unused, sizes, indices: idx, $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
     // faceTableSize(out, v), without a third pass over the faces.
     const delta = (faceDataSize - (corners + n) * wide) | 0;
@@ -350,15 +350,15 @@ function countCorners(bytes: Uint8Array, p: number, n: number, wide: number, end
 }
 
 /** The corner counts and 16-bit indices of `n` checked faces from `p`; returns the end. */
-function readFaces16(bytes: Uint8Array, p: number, n: number, sizes: Uint8Array, idx: Uint32Array): number {
+function readFaces16(view: DataView, p: number, n: number, sizes: Uint8Array, idx: Uint32Array): number {
   let k = 0;
   for (let i = 0; i < n; i++) {
-    const c = bytes[p]!;
+    const c = view.getUint8(p);
     sizes[i] = c;
-    idx[k] = bytes[p + 1]! | (bytes[p + 2]! << 8);
-    idx[k + 1] = bytes[p + 3]! | (bytes[p + 4]! << 8);
-    idx[k + 2] = bytes[p + 5]! | (bytes[p + 6]! << 8);
-    if (c === 4) idx[k + 3] = bytes[p + 7]! | (bytes[p + 8]! << 8);
+    idx[k] = view.getUint16(p + 1, true);
+    idx[k + 1] = view.getUint16(p + 3, true);
+    idx[k + 2] = view.getUint16(p + 5, true);
+    if (c === 4) idx[k + 3] = view.getUint16(p + 7, true);
     k += c;
     p += 1 + 2 * c;
   }

@@ -332,9 +332,9 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
 /**
  * In situ (share.ts): the weights of the (BoneID, weight) records, 5 or 6 bytes each, are written
  * 4-aligned into the records' own bytes when the decode ends instead of into a new array; the
- * 6-byte records' 2-byte ids follow them there (set aside first, since the weights overwrite the
- * records front to back: the one allocation, charged here), 1-byte ids are widened into a new
- * array at once. Undefined when there is no room.
+ * 6-byte records' 2-byte ids follow them there (set aside as they are read, since the weights
+ * overwrite the records front to back: the one allocation, charged here), 1-byte ids go to a new
+ * array (charged here too). Undefined when there is no room.
  */
 function splitWeightsInSitu(r: BinaryReader, n: number, rs: 5 | 6): { ids: Uint16Array; weights: Float32Array } | undefined {
   const from = r.bytes.byteOffset + r.pos;
@@ -342,22 +342,25 @@ function splitWeightsInSitu(r: BinaryReader, n: number, rs: 5 | 6): { ids: Uint1
   if (to < 0) return undefined;
   r.charge(n * 2, 'weight bone IDs');
   const weights = new Float32Array(r.bytes.buffer, to, n);
-  let ids: Uint16Array;
-  if (rs === 5) {
-    ids = new Uint16Array(n);
-    for (let i = 0, o = r.pos; i < n; i++, o += 5) ids[i] = r.bytes[o]!;
-  } else {
-    ids = new Uint16Array(r.bytes.buffer, to + n * 4, n);
-  }
-  const inPlace = rs === 6 ? [weights, ids] : [weights];
-  convertedInto(inPlace, (whole) => {
+  const ids = rs === 5 ? new Uint16Array(n) : new Uint16Array(r.bytes.buffer, to + n * 4, n);
+  convertedInto(rs === 6 ? [weights, ids] : [weights], (whole) => {
     const dv = new DataView(whole.buffer);
-    const saved = rs === 6 ? new Uint16Array(n) : undefined;
-    if (saved) for (let i = 0, o = from; i < n; i++, o += 6) saved[i] = dv.getUint16(o, true);
     // Weight i lands at to + 4i, before the end of record i's own bytes (to <= from): never on a
     // record not yet read. Moved as their bits (NaN payloads survive).
-    for (let i = 0, o = from + rs - 4; i < n; i++, o += rs) dv.setUint32(to + i * 4, dv.getUint32(o, true), true);
-    if (saved) ids.set(saved);
+    const bits = new Uint32Array(whole.buffer, to, n);
+    if (rs === 5) {
+      for (let i = 0, o = from; i < n; i++, o += 5) {
+        ids[i] = whole[o]!;
+        bits[i] = dv.getUint32(o + 1, true);
+      }
+      return;
+    }
+    const saved = new Uint16Array(n);
+    for (let i = 0, o = from; i < n; i++, o += 6) {
+      saved[i] = dv.getUint16(o, true);
+      bits[i] = dv.getUint32(o + 2, true);
+    }
+    ids.set(saved);
   });
   r.skip(n * rs, 'weight records');
   return { ids, weights };

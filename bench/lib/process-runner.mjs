@@ -2,9 +2,10 @@
 // Runs the whole-process benchmark's command lines and times each (bench/lib/process.ts).
 //
 // Why a separate process: Node starts a child by forking itself, and a fork copies the parent's
-// page tables, so its cost grows with the parent's memory. From the benchmark's own process
-// (hundreds of MB after the other sections) every `node -e 0` took ~45 ms instead of ~18 ms,
-// i.e. ~27 ms of each measured figure was the harness, not the program. A shell forks small;
+// page tables, so its cost grows with the parent's memory: from a Node process holding 550 MB a
+// `node -e 0` took 44-47 ms instead of 18-19 ms, and in full benchmark runs (the process section
+// comes after the others) bare Node read 35-37 ms where a shell's takes ~20. That was the
+// harness, not the program, and it was added to both sides of every figure. A shell forks small;
 // so does this script (plain JavaScript, no imports beyond child_process, ~45 MB): it is what
 // starts the timed processes. Both sides of every comparison still run in the same passes.
 //

@@ -5,7 +5,7 @@
  * between the two, and each figure is the median of the per-round ratios, so a load swing on the
  * shared machine moves both sides alike. The timed processes are started by a small runner
  * process (bench/lib/process-runner.mjs), not by this one: a fork of the benchmark's own large
- * process added ~27 ms to every run, bare Node's included.
+ * process added up to ~27 ms to every run, bare Node's included.
  *
  * - start-up: `lodsmith info` on a tiny MLOD file against a bare `node -e 0` (target <= 1.6x);
  * - `info` over every MLOD corpus file, one process per file: mean time per file, against the
@@ -34,7 +34,7 @@ const RUNNER = join(repoRoot, 'bench/lib/process-runner.mjs');
  * Wall time of each command line (arguments to this Node), run one after another in the given
  * order by bench/lib/process-runner.mjs: a small process of its own, so that starting each
  * timed process costs what it costs from a shell, not a fork of this benchmark's large process
- * (which added ~27 ms to every run, bare Node's included; see the runner's header).
+ * (which added up to ~27 ms to every run, bare Node's included; see the runner's header).
  */
 function timed(commands: readonly (readonly string[])[]): number[] {
   const r = spawnSync(process.execPath, [RUNNER], { input: JSON.stringify({ commands }), stdio: ['pipe', 'pipe', 'inherit'], maxBuffer: 1 << 24 });

@@ -64,10 +64,14 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
       if (lit !== 15) {
         // 0..14 literals as 16 bytes (reads before writes: a store through a DataView makes the
         // engine re-check both views at their next access).
-        const a = sv.getFloat64(q, true);
-        const b = sv.getFloat64((q + 8) | 0, true);
-        ov.setFloat64(o, a, true);
-        ov.setFloat64((o + 8) | 0, b, true);
+        if (lit <= 8) {
+          ov.setFloat64(o, sv.getFloat64(q, true), true);
+        } else {
+          const a = sv.getFloat64(q, true);
+          const b = sv.getFloat64((q + 8) | 0, true);
+          ov.setFloat64(o, a, true);
+          ov.setFloat64((o + 8) | 0, b, true);
+        }
       } else {
         let x: number;
         do {
@@ -85,7 +89,7 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
       }
       q = (q + lit) | 0;
       o = (o + lit) | 0;
-      const dist = src[q]! | (src[(q + 1) | 0]! << 8);
+      const dist = sv.getUint16(q, true);
       q = (q + 2) | 0;
       if (dist === 0 || dist > o) break;
       let len = t & 15;

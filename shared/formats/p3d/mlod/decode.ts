@@ -309,7 +309,8 @@ interface Tail {
 }
 
 function makeTail(src: Uint8Array, texture: number, material: number): Tail {
-  const bytes = src.slice();
+  // A copy with its own memory (a Node Buffer's slice() would be a view into the input's).
+  const bytes = new Uint8Array(src);
   const words = new Uint32Array(bytes.length >>> 2);
   const dv = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
@@ -367,7 +368,7 @@ class PathTable {
       this.table.push(text);
       this.ids.set(text, id);
     }
-    this.entryBytes[id] = b.slice(start, end);
+    this.entryBytes[id] = new Uint8Array(b.subarray(start, end));
     if (bucket) bucket.push(id);
     else this.byHash.set(h, [id]);
     return (this.lastId = id);

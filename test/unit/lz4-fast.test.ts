@@ -216,6 +216,22 @@ describe('LZ4 fast loop', () => {
     expect(lz4Decompress(block, b.outLength)).toMatch(/overflows the declared size/);
   });
 
+  it('reports a length extension longer than 2^31 as an error (the sum must not wrap to a negative int32)', () => {
+    // 8.5 million 0xFF bytes add up to more than 2^31: a wrapped length once passed the margin
+    // check and sent the copy outside the arrays (a RangeError instead of a message).
+    const n = 8_500_000;
+    const literals = new Uint8Array(n + 100);
+    literals[0] = 0xf0;
+    literals.fill(255, 1, n + 1);
+    literals[n + 1] = 1;
+    expect(lz4Decompress(literals, 1000)).toMatch(/literals run past the block/);
+    const match = new Uint8Array(n + 100);
+    match.set([0x4f, 1, 2, 3, 4, 1, 0]);
+    match.fill(255, 7, n + 7);
+    match[n + 7] = 1;
+    expect(lz4Decompress(match, 1000)).toMatch(/match overflows the declared size/);
+  });
+
   it('copies 8-byte windows that read as NaN bit for bit, also once the decoder is optimised', () => {
     const patterns = [
       [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],

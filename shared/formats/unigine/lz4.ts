@@ -18,7 +18,7 @@ export function lz4MaxOutput(blockBytes: number): number {
 /**
  * The fast loop takes a sequence only while more than FAST_IN input bytes and FAST_OUT output
  * bytes are left, which covers its reads and writes without checking them one by one: a literal
- * run of at most 14 bytes is copied as 16 (token + 16 bytes read, 16 written), its match offset
+ * run of at most 14 bytes is copied as 8 or 16 (token + 16 bytes read, 16 written), its match offset
  * lies at most 17 bytes past the token, and a match of at most 18 bytes is copied in 8-byte steps
  * (at most 24 bytes written from at most 14 past the sequence's output start: 38 in all). Longer
  * runs and matches check their own end against the margins. Bytes written past a sequence's end
@@ -62,8 +62,8 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
       let o = op;
       let lit = t >>> 4;
       if (lit !== 15) {
-        // 0..14 literals as 16 bytes (reads before writes: a store through a DataView makes the
-        // engine re-check both views at their next access).
+        // 0..14 literals as 8 or 16 bytes (reads before writes: a store through a DataView makes
+        // the engine re-check both views at their next access).
         if (lit <= 8) {
           ov.setFloat64(o, sv.getFloat64(q, true), true);
         } else {
@@ -73,12 +73,14 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
           ov.setFloat64((o + 8) | 0, b, true);
         }
       } else {
+        // Lengths add up as plain numbers: a run of 0xFF bytes (8.4 MB of them) would wrap an
+        // int32 and pass the check below.
         let x: number;
         do {
           if (q >= ipFast) break fast;
           x = src[q]!;
           q = (q + 1) | 0;
-          lit = (lit + x) | 0;
+          lit += x;
         } while (x === 255);
         if (q + lit >= ipFast || o + lit >= opFast) break;
         if (lit >= NATIVE_COPY) {
@@ -99,12 +101,12 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
           if (q >= ipFast) break fast;
           x = src[q]!;
           q = (q + 1) | 0;
-          len = (len + x) | 0;
+          len += x;
         } while (x === 255);
       }
-      len = (len + 4) | 0;
+      len += 4;
+      if (o + len > opFast) break;
       const stop = (o + len) | 0;
-      if (stop > opFast) break;
       let from = (o - dist) | 0;
       if (dist >= 8) {
         if (len >= NATIVE_COPY && dist >= len) {

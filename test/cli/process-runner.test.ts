@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/corpus.ts';
 
-function runner(commands: string[][]): { ms: number[]; failed: [number, string] | null } {
+function runner(commands: string[][]): { ms: number[]; cpuMs: number[] | null; failed: [number, string] | null } {
   const r = spawnSync(process.execPath, [join(repoRoot, 'bench/lib/process-runner.mjs')], { input: JSON.stringify({ commands }), encoding: 'utf8' });
   expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as { ms: number[]; failed: [number, string] | null };
+  return JSON.parse(r.stdout) as { ms: number[]; cpuMs: number[] | null; failed: [number, string] | null };
 }
 
 describe('bench process runner', () => {
@@ -24,6 +24,13 @@ describe('bench process runner', () => {
     expect(out.ms).toHaveLength(3);
     expect(out.ms[1]!).toBeGreaterThanOrEqual(300);
     for (const ms of out.ms) expect(ms).toBeGreaterThan(0);
+  });
+
+  it.runIf(process.platform === 'linux')('reports each command\'s CPU time (Linux)', () => {
+    // 2e8 additions take 100 ms or more of CPU on any current machine; a bare start ~20 ms.
+    const out = runner([['-e', '0'], ['-e', 'let x = 0; for (let i = 0; i < 2e8; i++) x += i; if (x < 0) console.log(x)']]);
+    expect(out.cpuMs).toHaveLength(2);
+    expect(out.cpuMs![1]!).toBeGreaterThan(out.cpuMs![0]! + 50);
   });
 
   it('stops at a command that fails, with its index and the first line it printed', () => {

@@ -113,13 +113,18 @@ async function lzoPeers(stream: Uint8Array, size: number): Promise<Peer[]> {
   } catch (e) {
     peers.push({ name: 'lzo-wasm', bounds: '', missing: `could not load (${(e as Error).message.split('\n')[0]})` });
   }
+  // Why each native package is not a dependency (docs/compression.md has the figures measured by hand).
+  const why: Record<string, string> = {
+    lzo: 'node-gyp builds it at install time against the headers of the Node that runs npm, and a failed build (no headers, no network) fails `npm ci`; built by hand against this Node\'s headers it loads and was measured (docs/compression.md)',
+    'lzo-decompress': 'its linux-x64 prebuild links FFmpeg 4\'s libavutil.so.56, which current Debian does not ship; a source build needs FFmpeg\'s development files',
+  };
   for (const name of ['lzo', 'lzo-decompress']) {
     try {
       const m = require(name) as { decompress(b: Buffer, n: number): Buffer };
       const buf = Buffer.from(stream);
       peers.push({ name, bounds: 'liblzo2 lzo1x_decompress_safe into a buffer of the given size', decode: () => m.decompress(buf, size) });
     } catch (e) {
-      peers.push({ name, bounds: '', missing: `not installed or not loadable: a native addon built at install time (${((e as Error).message.split('\n')[0] ?? '').slice(0, 120)})` });
+      peers.push({ name, bounds: '', missing: `not installed or not loadable: ${why[name]} (${((e as Error).message.split('\n')[0] ?? '').slice(0, 100)})` });
     }
   }
   return peers;

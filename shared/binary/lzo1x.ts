@@ -187,14 +187,16 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
             // A long literal run (its length extends: each zero byte adds 255, then a final
             // byte + 18). Decoded here while the run and what may follow it stay inside the
             // margins; otherwise, and for an extension reaching the margin, the checked path.
+            // Lengths add up as plain numbers: 8.4 MB of zero bytes would wrap an int32 and pass
+            // the margin check.
             let q = (ip + 1) | 0;
             let n = 18;
             while (src[q] === 0) {
-              n = (n + 255) | 0;
+              n += 255;
               q = (q + 1) | 0;
               if (q >= ipFast) break fast;
             }
-            n = (n + src[q]!) | 0;
+            n += src[q]!;
             q = (q + 1) | 0;
             if (q + n > ipFast || op + n > opFast) break;
             if (n >= NATIVE_RUN) {
@@ -263,11 +265,11 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         let q = (ip + 1) | 0;
         let len = 33;
         while (src[q] === 0) {
-          len = (len + 255) | 0;
+          len += 255;
           q = (q + 1) | 0;
           if (q >= ipFast) break fast;
         }
-        len = (len + src[q]!) | 0;
+        len += src[q]!;
         q = (q + 1) | 0;
         const d = src[q]! | (src[(q + 1) | 0]! << 8);
         const dist = ((d >> 2) + 1) | 0;
@@ -304,11 +306,11 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
         let q = (ip + 1) | 0;
         let len = 9;
         while (src[q] === 0) {
-          len = (len + 255) | 0;
+          len += 255;
           q = (q + 1) | 0;
           if (q >= ipFast) break fast;
         }
-        len = (len + src[q]!) | 0;
+        len += src[q]!;
         q = (q + 1) | 0;
         const d = src[q]! | (src[(q + 1) | 0]! << 8);
         const far = (((t & 8) << 11) + (d >> 2)) | 0;

@@ -3,6 +3,7 @@
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
+import { withSharedInput } from '../binary/share.ts';
 import { isDecodeError } from '../errors.ts';
 import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
@@ -39,6 +40,14 @@ export interface DecodeOptions {
    * shared/binary/budget.ts). The CLI's `--max-memory` and the editor's setting end up here.
    */
   maxMemory?: number;
+  /**
+   * Let the document's large arrays be views of `bytes` where alignment allows, instead of copies
+   * (shared/binary/share.ts): for callers that only read the document and keep `bytes` unchanged
+   * while it lives (the CLI's read-only commands). Default false: the document owns its memory.
+   * 'in-situ' also gives the bytes away: a codec that allows it (`inSitu`) moves unaligned arrays
+   * into alignment inside them instead of copying, and drops `$raw` (`lodsmith info`).
+   */
+  share?: boolean | 'in-situ';
 }
 
 export interface EncodeOptions {
@@ -76,7 +85,19 @@ export interface FormatCodec<D extends object = any> {
   probe(bytes: Uint8Array): boolean;
   /** Decodes or throws DecodeError (offset + node path). Never throws anything else on bad input. */
   decode(bytes: Uint8Array, opts?: DecodeOptions): D;
+  /**
+   * The decoder never reads the values of an array it has read, only its length, so a decode
+   * with `share: 'in-situ'` may hand it arrays whose bytes are moved in only when it returns
+   * (shared/binary/share.ts). Without it, 'in-situ' shares as `true` does.
+   */
+  inSitu?: boolean;
   encode(doc: D, opts?: EncodeOptions): Uint8Array;
+  /**
+   * The bytes `encode` returns, as pieces in order (views of the document's large arrays and raw
+   * bytes, never joined): for output consumed once (the CLI's round-trip comparison). Read them
+   * before the document changes. Without it, callers use `[encode(doc, opts)]`.
+   */
+  encodePieces?(doc: D, opts?: EncodeOptions): Uint8Array[];
   info(doc: D, byteLength: number): FormatInfo;
   validate(doc: D): Problem[];
   toScene(doc: D, opts?: SceneOptions): Scene;
@@ -107,9 +128,15 @@ const budgeted = new WeakSet<FormatCodec>();
 export function registerFormat(codec: FormatCodec): void {
   if (!budgeted.has(codec)) {
     const inner = codec.decode;
-    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+    const withinBudget = (bytes: Uint8Array, opts?: DecodeOptions) => {
       if (activeBudget() && opts?.maxMemory === undefined) return inner.call(codec, bytes, opts);
       return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
+    };
+    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+      // Sharing is set here for every codec, so no decoder has to pass it to its readers.
+      const share = opts?.share;
+      if (!share) return withinBudget(bytes, opts);
+      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share');
     };
     const innerScene = codec.toScene;
     codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {

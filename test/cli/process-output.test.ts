@@ -87,6 +87,12 @@ describe('prebuilt CLI start-up', () => {
     expect(chunks).toContain('format-mlod');
     // No texture, ODOL, glTF, commander or compression code: only what info on MLOD needs.
     expect(chunks.filter((c) => !['core', 'rolldown-runtime', 'info', 'format-mlod', 'format-p3d'].includes(c))).toEqual([]);
+    // ... nor inside those chunks: the bundler names each module it took in a comment. (The P3D
+    // editor once imported ODOL's record factory, which brought ODOL's schema, array reader and
+    // LZO/LZSS into the chunk MLOD shares with ODOL.)
+    const modules = loaded.filter((id) => id.includes('chunks/')).flatMap((id) => readFileSync(id, 'utf8').match(/^\/\/ (shared|main)\/\S+\.ts$/gm) ?? []);
+    expect(modules).toContain('// shared/formats/p3d/mlod/decode.ts');
+    expect(modules.filter((m) => /binary\/(lzo1x|lzss)|p3d\/odol\/(?!face-offsets)|formats\/texture\/(?!extensions)/.test(m))).toEqual([]);
     // Neither stream modules (process.stdout) nor fs/promises (an ES import of node:fs).
     expect(internal.filter((m) => /internal\/streams\/(readable|writable)|internal\/fs\/promises/.test(m))).toEqual([]);
   });

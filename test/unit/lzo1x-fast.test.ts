@@ -346,6 +346,29 @@ describe('LZO1X fast loop', () => {
     }
   });
 
+  it('reports a length extension longer than 2^31 as a decode error (the sum must not wrap to a negative int32)', () => {
+    // 8.5 million zero bytes extend a length by 255 each, past 2^31: a wrapped length once passed
+    // the fast loop's margin check and sent the copy outside the arrays (a RangeError).
+    const n = 8_500_000;
+    const run = new Uint8Array(n + 100); // a long literal run: 0, the zero bytes, the last length byte
+    run[n + 1] = 5;
+    const m3 = new Uint8Array(n + 100); // a first literal run of 4, then M3 with its extension
+    m3.set([21, 65, 65, 65, 65, 0x20]);
+    m3[n + 6] = 5;
+    m3[n + 7] = 4;
+    const m4 = m3.slice();
+    m4[5] = 0x10;
+    for (const stream of [run, m3, m4]) {
+      let caught: unknown;
+      try {
+        lzo1xDecompress(stream, 0, 100_000);
+      } catch (e) {
+        caught = e;
+      }
+      expect(isDecodeError(caught), String(caught)).toBe(true);
+    }
+  });
+
   it('copies 8-byte windows that read as NaN or infinity bit for bit, also once the decoder is optimised', () => {
     // 8-byte steps move the bytes as one double: every NaN payload (signalling, the engine's hole
     // pattern, negative) must come out unchanged. Repeating the decode lets the engine optimise

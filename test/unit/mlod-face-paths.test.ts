@@ -132,3 +132,21 @@ describe('MLOD face paths', () => {
     expect(Buffer.from(encodeMlod(out, { reuseRaw: false })).equals(Buffer.from(encodeMlod(doc)))).toBe(true);
   });
 });
+
+describe('MLOD face paths from a Node Buffer', () => {
+  it('reads each face its own paths when the input is a Buffer inside a larger memory block', () => {
+    // A Buffer's slice() is a view, not a copy: a remembered tail made with it read its 32-bit
+    // words from the start of the whole memory block instead of from the tail, and a later face
+    // whose tail equalled those words took the earlier face's paths. Here the block starts with
+    // the second face's tail, so that mistake would give face 1 face 0's texture.
+    const texture = (i: number): string => (i % 2 ? 'b.paa' : 'a.paa');
+    const doc = stripDoc(6, texture, () => 'm1');
+    const file = encodeMlod(doc);
+    const block = new ArrayBuffer(16 + file.length);
+    new Uint8Array(block).set(new TextEncoder().encode('b.paa\0m1'), 0);
+    new Uint8Array(block).set(file, 16);
+    const asBuffer = Buffer.from(block, 16, file.length);
+    expectPaths(decodeMlod(asBuffer), texture, () => 'm1');
+    expectPaths(decodeMlod(file), texture, () => 'm1');
+  });
+});

@@ -16,6 +16,7 @@ import type { MlodDocument } from '../../shared/formats/p3d/mlod/types.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { parseResolutionName, resolutionLabel } from '../../shared/formats/p3d/resolution.ts';
+import { p3dQuery } from '../../shared/formats/p3d/editor.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
 import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
@@ -204,6 +205,20 @@ describe('proxies', () => {
     // Scene space mirrors z: the origin mark sits at (2, 1, -0.5).
     expect(Array.from(h.points!)).toEqual([2, 1, -0.5]);
     expect(h.lines!.length).toBe(18);
+  });
+
+  it('ODOL: adds a proxy record through the ODOL codec (which hands the shared editor its record factory)', async () => {
+    const { svc, id, file } = await openCopy(odolCodec.encode(buildOdolDocument({ version: 50 })), 'add.p3d');
+    const before = (svc.query(id, { kind: 'p3d-proxies', lod: 0 }) as P3dProxy[]).length;
+    const cmd = svc.query(id, { kind: 'p3d-proxy-add', lod: 0, path: '\\mod\\seat' }) as EditCommand;
+    expect(cmd.label).toMatch(/^Add proxy seat to LOD /);
+    await svc.edit(id, cmd);
+    await svc.save(id);
+    const doc = odolCodec.decode(new Uint8Array(await readFile(file))) as OdolV4xDocument;
+    expect(doc.lods[0]!.proxies.length).toBe(before + 1);
+    expect(doc.lods[0]!.proxies.at(-1)!.name).toBe('\\mod\\seat');
+    // Without the factory (the editor module alone) an ODOL document cannot take a new record.
+    expect(() => p3dQuery(doc, { kind: 'p3d-proxy-add', lod: 0 })).toThrow(/needs the ODOL codec/);
   });
 
   it.skipIf(!hasCorpus)('reads the proxies of the real characters (ODOL v50) with orthonormal axes in every LOD', async () => {

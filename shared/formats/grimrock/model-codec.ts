@@ -6,7 +6,7 @@ import type { Inspection, OutlineNode } from '../../model/outline.ts';
 import { getAt, type NodePath } from '../../model/path.ts';
 import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
-import { decodeModel, encodeModel, probeModel } from './model-io.ts';
+import { decodeModel, encodeModel, encodeModelPieces, probeModel } from './model-io.ts';
 import { boneNodes, modelToScene } from './scene.ts';
 import {
   Bone, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
@@ -303,7 +303,10 @@ export const grimrockModelCodec: FormatCodec<GrimrockModel> = {
   extensions: ['.model'],
   probe: probeModel,
   decode: (bytes) => decodeModel(bytes),
+  // The decoder reads only the lengths of the arrays it reads, never their values (share.ts).
+  inSitu: true,
   encode: (doc, opts) => encodeModel(doc, opts?.reuseRaw),
+  encodePieces: (doc, opts) => encodeModelPieces(doc, opts?.reuseRaw),
   info: modelInfo,
   validate: validateModel,
   toScene: modelToScene,

@@ -21,7 +21,6 @@ import { resolutionKind, resolutionLabel, resolutionName } from './resolution.ts
 import type { MlodDocument, MlodLod, SelectionTag } from './mlod/types.ts';
 import { isSpecialTagName } from './mlod/types.ts';
 import { setFacePathCommand } from './mlod/edits.ts';
-import { createOdolNode } from './odol/edits.ts';
 import { mlodProxyCommands, nextProxyName } from './mlod/proxy-edits.ts';
 import type { OdolDocument } from './odol/document.ts';
 import type { OdolLod } from './odol/lod.ts';
@@ -370,7 +369,7 @@ const shortName = (path: string): string => path.split(/[\\/]/).filter(Boolean).
  * `proxy:PATH.NNN` selection;
  * ODOL: a proxy record (it names no selection: the binarized LOD has no placeholder for it).
  */
-export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditCommand {
+export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy', createNode?: OdolNodeFactory): EditCommand {
   if (path === '' || path.includes('\0')) throw new RangeError('a proxy path is non-empty text without NUL');
   const label = `Add ${path === 'proxy' ? 'a proxy' : `proxy ${shortName(path)}`} to LOD ${resolutionLabel(doc.lods[lod]?.resolution ?? Number.NaN)}`;
   if (isMlod(doc)) {
@@ -379,7 +378,8 @@ export function proxyAddCommand(doc: AnyDoc, lod: number, path = 'proxy'): EditC
     return { op: 'batch', commands, label };
   }
   odolLod(doc, lod);
-  const cmd = createOdolNode(doc, ['lods', lod, 'proxies'], 'proxy');
+  if (!createNode) throw new RangeError('adding a proxy to an ODOL model needs the ODOL codec');
+  const cmd = createNode(doc, ['lods', lod, 'proxies'], 'proxy');
   if (!cmd) throw new RangeError(`LOD ${lod} cannot hold a proxy`);
   if (cmd.op === 'insert' && path !== 'proxy') cmd.value = { ...(cmd.value as object), name: path };
   return { ...cmd, label };
@@ -703,8 +703,19 @@ export function proxyHighlight(doc: AnyDoc, lod: number, index: number): Highlig
   return p3dHighlight(doc, ['lods', lod, 'proxies', index]);
 }
 
-/** Answers the P3D editors' questions (`doc:query`); undefined for a question it does not know. */
-export function p3dQuery(doc: AnyDoc, q: EditorQuery): unknown {
+/**
+ * How the ODOL codec makes a new record (odol/edits.ts `createOdolNode`). It is handed in by the
+ * ODOL codec rather than imported here: this module is shared with MLOD, and an import would
+ * load ODOL's schema, array reader and LZO/LZSS decoders for every MLOD file (the CLI's
+ * `info` on an MLOD file compiled ~90 kB of ODOL code it never ran).
+ */
+export type OdolNodeFactory = (doc: OdolDocument, parent: NodePath, kind: string) => EditCommand | undefined;
+
+/**
+ * Answers the P3D editors' questions (`doc:query`); undefined for a question it does not know.
+ * `createOdolNode` is the ODOL codec's record factory (ODOL documents only).
+ */
+export function p3dQuery(doc: AnyDoc, q: EditorQuery, createOdolNode?: OdolNodeFactory): unknown {
   switch (q.kind) {
     case 'p3d-lods': return p3dLods(doc);
     case 'p3d-groups': return p3dGroups(doc, q.lod);
@@ -718,7 +729,7 @@ export function p3dQuery(doc: AnyDoc, q: EditorQuery): unknown {
       if (q.axes !== undefined) change.axes = q.axes;
       return proxyEditCommand(doc, q.lod, q.proxy, change);
     }
-    case 'p3d-proxy-add': return proxyAddCommand(doc, q.lod, q.path);
+    case 'p3d-proxy-add': return proxyAddCommand(doc, q.lod, q.path, createOdolNode);
     case 'p3d-proxy-delete': return proxyDeleteCommand(doc, q.lod, q.proxy);
     case 'p3d-proxy-lod': return proxyLodCommand(doc, q.lod, q.proxy, q.to);
     case 'highlight': return p3dHighlight(doc, q.path, q.row);

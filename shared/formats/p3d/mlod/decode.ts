@@ -221,17 +221,20 @@ function decodeP3dmFaces(
   const view = r.view;
   const bytes = r.bytes;
   const end = r.end;
-  const texturePaths = new PathTable(textures);
-  const materialPaths = new PathTable(materials);
   // A face's tail is `texture NUL material NUL`. Each distinct tail is kept as bytes (and 32-bit
   // words) with its two table ids. A face whose next bytes equal the previous face's tail, or the
   // tail that followed that tail last time, needs no NUL search, no hashing and no string: that
   // covers runs of faces with one pair and pairs that alternate or repeat in a pattern. A match is
   // exact because a tail holds NULs only where its two strings end. Any other face finds its
-  // tail's end (two NULs) and looks the tail up by a hash of its bytes.
-  /** Every tail seen so far, by a hash of its bytes. */
-  const byHash = new Map<number, Tail[]>();
-  let last: Tail | undefined;
+  // tail's end (two NULs) and looks the tail up by a hash of its bytes (TailTable.find).
+  //
+  // The loop is kept small, with the look-up out of line: in a short-lived process (the CLI on one
+  // file) this loop runs in the interpreter until the optimising compiler has compiled it on the
+  // stack, and with the look-up written inline that compile took ~18 ms on a 3.4 MB file while
+  // the loop went on slowly. (Likewise every tail's `next` starts as NO_TAIL, not undefined, so
+  // the first `next` set does not change the field's type and throw away optimised code.)
+  const table = new TailTable(textures, materials);
+  let last = NO_TAIL;
   let p = r.pos;
   for (let f = 0; f < n; f++) {
     if (p + FACE_RECORD > end) {
@@ -240,34 +243,15 @@ function decodeP3dmFaces(
     }
     readFaceRecord(view, p, f, c);
     p += FACE_RECORD;
-    let hit: Tail | undefined;
-    if (last !== undefined) {
-      if (tailAt(last, view, bytes, p, end)) hit = last;
-      else if (last.next !== undefined && tailAt(last.next, view, bytes, p, end)) hit = last.next;
-    }
-    if (hit === undefined) {
-      // Find the two NULs, then the tail by a hash of its bytes; only a tail not seen before
-      // interns its two paths (a texture may come with several materials and vice versa).
-      const t1 = bytes.indexOf(0, p);
-      const m1 = t1 >= 0 && t1 < end ? bytes.indexOf(0, t1 + 1) : -1;
-      if (m1 < 0 || m1 >= end) missingNul(r, f, p, t1);
-      const len = m1 + 1 - p;
-      const h = tailHash(view, bytes, p, len);
-      const bucket = byHash.get(h);
-      if (bucket !== undefined) {
-        for (const t of bucket) {
-          if (t.bytes.length === len && tailAt(t, view, bytes, p, end)) {
-            hit = t;
-            break;
-          }
-        }
+    let hit = last;
+    if (last === NO_TAIL || !tailAt(last, view, bytes, p, end)) {
+      const next = last.next;
+      if (next !== NO_TAIL && tailAt(next, view, bytes, p, end)) {
+        hit = next;
+      } else {
+        hit = table.find(r, f, p);
+        if (last !== NO_TAIL) last.next = hit;
       }
-      if (hit === undefined) {
-        hit = makeTail(bytes.subarray(p, m1 + 1), texturePaths.intern(bytes, p, t1), materialPaths.intern(bytes, t1 + 1, m1));
-        if (bucket !== undefined) bucket.push(hit);
-        else byHash.set(h, [hit]);
-      }
-      if (last !== undefined) last.next = hit;
     }
     last = hit;
     textureIndex[f] = hit.texture;
@@ -275,6 +259,42 @@ function decodeP3dmFaces(
     p += hit.bytes.length;
   }
   r.pos = p;
+}
+
+/** Every tail seen so far in a face block, by a hash of its bytes, and the two path tables. */
+class TailTable {
+  private readonly byHash = new Map<number, Tail[]>();
+  private readonly texturePaths: PathTable;
+  private readonly materialPaths: PathTable;
+
+  constructor(textures: string[], materials: string[]) {
+    this.texturePaths = new PathTable(textures);
+    this.materialPaths = new PathTable(materials);
+  }
+
+  /** The tail of face `f` at `p`: found by its two NULs and a hash, or made (paths interned). */
+  find(r: BinaryReader, f: number, p: number): Tail {
+    const view = r.view;
+    const bytes = r.bytes;
+    const end = r.end;
+    // Only a tail not seen before interns its two paths (a texture may come with several
+    // materials and vice versa).
+    const t1 = bytes.indexOf(0, p);
+    const m1 = t1 >= 0 && t1 < end ? bytes.indexOf(0, t1 + 1) : -1;
+    if (m1 < 0 || m1 >= end) missingNul(r, f, p, t1);
+    const len = m1 + 1 - p;
+    const h = tailHash(view, bytes, p, len);
+    const bucket = this.byHash.get(h);
+    if (bucket !== undefined) {
+      for (const t of bucket) {
+        if (t.bytes.length === len && tailAt(t, view, bytes, p, end)) return t;
+      }
+    }
+    const made = makeTail(bytes.subarray(p, m1 + 1), this.texturePaths.intern(bytes, p, t1), this.materialPaths.intern(bytes, t1 + 1, m1));
+    if (bucket !== undefined) bucket.push(made);
+    else this.byHash.set(h, [made]);
+    return made;
+  }
 }
 
 /** Fails for a face whose texture or material has no NUL before the end (`t1`: the first NUL found). */
@@ -304,16 +324,24 @@ interface Tail {
   words: Uint32Array;
   texture: number;
   material: number;
-  /** The tail that came after this one the last time it was not repeated. */
-  next: Tail | undefined;
+  /** The tail that came after this one the last time it was not repeated (NO_TAIL: none yet). */
+  next: Tail;
 }
 
+/**
+ * "No tail": the previous tail of the first face, and the `next` of a tail nothing has followed
+ * yet. Never compared (a real tail holds at least its two NULs; this one holds nothing).
+ */
+const NO_TAIL: Tail = { bytes: new Uint8Array(0), words: new Uint32Array(0), texture: 0, material: 0, next: undefined as unknown as Tail };
+NO_TAIL.next = NO_TAIL;
+
 function makeTail(src: Uint8Array, texture: number, material: number): Tail {
-  const bytes = src.slice();
+  // A copy with its own memory (a Node Buffer's slice() would be a view into the input's).
+  const bytes = new Uint8Array(src);
   const words = new Uint32Array(bytes.length >>> 2);
   const dv = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
-  return { bytes, words, texture, material, next: undefined };
+  return { bytes, words, texture, material, next: NO_TAIL };
 }
 
 /** Whether the bytes at `p` start with tail `t` (inside the window ending at `end`). */
@@ -367,7 +395,7 @@ class PathTable {
       this.table.push(text);
       this.ids.set(text, id);
     }
-    this.entryBytes[id] = b.slice(start, end);
+    this.entryBytes[id] = new Uint8Array(b.subarray(start, end));
     if (bucket) bucket.push(id);
     else this.byHash.set(h, [id]);
     return (this.lastId = id);

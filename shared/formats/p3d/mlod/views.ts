@@ -14,8 +14,14 @@ import { field, jsonSafe } from '../../../model/inspect-fields.ts';
 
 /** Triangles a face becomes: quads count as two. */
 function faceTriangles(lod: MlodLod): number {
+  // An index loop: `for...of` over a typed array runs the iterator protocol per element, which
+  // costs ~10x as much in a short-lived process where this runs unoptimised.
+  const counts = lod.faces.vertexCount;
   let t = 0;
-  for (const vc of lod.faces.vertexCount) t += vc === 4 ? 2 : vc === 3 ? 1 : 0;
+  for (let i = 0; i < counts.length; i++) {
+    const vc = counts[i]!;
+    t += vc === 4 ? 2 : vc === 3 ? 1 : 0;
+  }
   return t;
 }
 

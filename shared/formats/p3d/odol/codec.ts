@@ -53,5 +53,5 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   checkEdit: checkOdolEdit,
   create: createOdolNode,
   arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
-  query: (doc, q) => p3dQuery(doc, q),
+  query: (doc, q) => p3dQuery(doc, q, createOdolNode),
 };

@@ -3,8 +3,8 @@ import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts'
 import { placeBelow, placed, sharingBuffer } from './share.ts';
 import { decodeText, latin1At, type TextEncoding } from './text.ts';
 
-/** [start, end) byte range in the file a node was decoded from. */
-export type Span = [start: number, end: number];
+// Span lives in its own module so modules the reader imports can name it without a cycle.
+export type { Span } from './span.ts';
 
 export interface ReaderOptions {
   /**

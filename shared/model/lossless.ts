@@ -8,7 +8,7 @@
  * Round-trip tests run the encoder with `reuseRaw: false` too, so the field encoders are proven
  * exact and `$raw` is never what hides a bug.
  */
-import type { Span } from '../binary/reader.ts';
+import type { Span } from '../binary/span.ts';
 import { chainAt, type NodePath } from './path.ts';
 
 export interface RawKeeping {

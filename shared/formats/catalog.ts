@@ -4,7 +4,7 @@
  * one-file command's start-up short. A new format adds one entry here as well as in index.ts;
  * test/unit/catalog.test.ts checks that both agree.
  */
-import type { FormatCodec, FormatId } from './registry.ts';
+import { registerFormat, type FormatCodec, type FormatId } from './registry.ts';
 import {
   probeGrimrockAnimation, probeGrimrockModel, probeLod, probeMlod, probeOdol, probeUnigineAnim, probeUnigineMesh,
 } from './probes.ts';
@@ -19,12 +19,23 @@ export interface FormatEntry {
   load(): Promise<FormatCodec>;
 }
 
+/**
+ * A codec loaded through the catalog is registered, which wraps its `decode` in the decoding
+ * memory budget: without it a command that never imports index.ts (the CLI) decoded outside any
+ * budget, so `--max-memory` did nothing and one allocation over the bare 64 MiB default refused
+ * a 200 MB file.
+ */
+function registered<C extends FormatCodec>(codec: C): C {
+  registerFormat(codec);
+  return codec;
+}
+
 export const FORMAT_CATALOG: readonly FormatEntry[] = [
-  { id: 'p3d-odol', label: 'P3D model (binarized ODOL)', extensions: ['.p3d'], probe: probeOdol, load: async () => (await import('./p3d/odol/codec.ts')).odolCodec },
-  { id: 'p3d-mlod', label: 'P3D model (MLOD, editable)', extensions: ['.p3d'], probe: probeMlod, load: async () => (await import('./p3d/mlod/codec.ts')).mlodCodec },
-  { id: 'lodka-lod', label: 'LODka 3D model', extensions: ['.lod'], probe: probeLod, load: async () => (await import('./lodka/codec.ts')).lodkaCodec },
-  { id: 'grimrock-model', label: 'Legend of Grimrock model', extensions: ['.model'], probe: probeGrimrockModel, load: async () => (await import('./grimrock/model-codec.ts')).grimrockModelCodec },
-  { id: 'grimrock-animation', label: 'Legend of Grimrock animation', extensions: ['.animation'], probe: probeGrimrockAnimation, load: async () => (await import('./grimrock/animation-codec.ts')).grimrockAnimationCodec },
-  { id: 'unigine-mesh', label: 'Unigine mesh', extensions: ['.mesh'], probe: probeUnigineMesh, load: async () => (await import('./unigine/mesh-codec.ts')).unigineMeshCodec },
-  { id: 'unigine-anim', label: 'Unigine animation', extensions: ['.anim'], probe: probeUnigineAnim, load: async () => (await import('./unigine/mesh-codec.ts')).unigineAnimCodec },
+  { id: 'p3d-odol', label: 'P3D model (binarized ODOL)', extensions: ['.p3d'], probe: probeOdol, load: async () => registered((await import('./p3d/odol/codec.ts')).odolCodec) },
+  { id: 'p3d-mlod', label: 'P3D model (MLOD, editable)', extensions: ['.p3d'], probe: probeMlod, load: async () => registered((await import('./p3d/mlod/codec.ts')).mlodCodec) },
+  { id: 'lodka-lod', label: 'LODka 3D model', extensions: ['.lod'], probe: probeLod, load: async () => registered((await import('./lodka/codec.ts')).lodkaCodec) },
+  { id: 'grimrock-model', label: 'Legend of Grimrock model', extensions: ['.model'], probe: probeGrimrockModel, load: async () => registered((await import('./grimrock/model-codec.ts')).grimrockModelCodec) },
+  { id: 'grimrock-animation', label: 'Legend of Grimrock animation', extensions: ['.animation'], probe: probeGrimrockAnimation, load: async () => registered((await import('./grimrock/animation-codec.ts')).grimrockAnimationCodec) },
+  { id: 'unigine-mesh', label: 'Unigine mesh', extensions: ['.mesh'], probe: probeUnigineMesh, load: async () => registered((await import('./unigine/mesh-codec.ts')).unigineMeshCodec) },
+  { id: 'unigine-anim', label: 'Unigine animation', extensions: ['.anim'], probe: probeUnigineAnim, load: async () => registered((await import('./unigine/mesh-codec.ts')).unigineAnimCodec) },
 ];

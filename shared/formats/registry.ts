@@ -3,6 +3,7 @@
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
+import { withSharedInput } from '../binary/share.ts';
 import { isDecodeError } from '../errors.ts';
 import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
@@ -39,6 +40,12 @@ export interface DecodeOptions {
    * shared/binary/budget.ts). The CLI's `--max-memory` and the editor's setting end up here.
    */
   maxMemory?: number;
+  /**
+   * Let the document's large arrays be views of `bytes` where alignment allows, instead of copies
+   * (shared/binary/share.ts): for callers that only read the document and keep `bytes` unchanged
+   * while it lives (the CLI's read-only commands). Default false: the document owns its memory.
+   */
+  share?: boolean;
 }
 
 export interface EncodeOptions {
@@ -107,9 +114,13 @@ const budgeted = new WeakSet<FormatCodec>();
 export function registerFormat(codec: FormatCodec): void {
   if (!budgeted.has(codec)) {
     const inner = codec.decode;
-    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+    const withinBudget = (bytes: Uint8Array, opts?: DecodeOptions) => {
       if (activeBudget() && opts?.maxMemory === undefined) return inner.call(codec, bytes, opts);
       return withBudget(MemoryBudget.forInput(bytes.length, opts?.maxMemory), () => inner.call(codec, bytes, opts));
+    };
+    codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
+      // Sharing is set here for every codec, so no decoder has to pass it to its readers.
+      return opts?.share ? withSharedInput(bytes, () => withinBudget(bytes, opts)) : withinBudget(bytes, opts);
     };
     const innerScene = codec.toScene;
     codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {

@@ -3,6 +3,7 @@
  * document service can undo and redo. Applying one marks the edited subtree dirty (see
  * lossless.ts) so the encoder recomputes only what the edit implies.
  */
+import { isSharedInput } from '../binary/share.ts';
 import { markDirty } from './lossless.ts';
 import { getAt, type NodePath } from './path.ts';
 
@@ -40,6 +41,20 @@ function parentAndKey(doc: unknown, path: NodePath): [Record<string | number, un
   return [parent as Record<string | number, unknown>, path[path.length - 1]!];
 }
 
+/**
+ * parentAndKey, except that an element of a typed array that is a view of a shared decode's input
+ * (shared/binary/share.ts) is first replaced by a copy of that array in its own parent: an edit
+ * never writes into the file's bytes.
+ */
+function writableParent(doc: unknown, path: NodePath): [Record<string | number, unknown>, string | number] {
+  const [parent, key] = parentAndKey(doc, path);
+  if (!ArrayBuffer.isView(parent) || parent instanceof DataView || !isSharedInput(parent)) return [parent, key];
+  const [owner, ownerKey] = parentAndKey(doc, path.slice(0, -1));
+  const copy = (parent as unknown as { slice(): unknown }).slice() as Record<string | number, unknown>;
+  owner[ownerKey] = copy;
+  return [copy, key];
+}
+
 function arrayAt(doc: unknown, path: NodePath): unknown[] {
   const a = getAt(doc, path);
   if (!Array.isArray(a)) throw new EditError(`no list at ${JSON.stringify(path)}`);
@@ -53,7 +68,7 @@ function arrayAt(doc: unknown, path: NodePath): unknown[] {
 export function applyCommand(doc: object, cmd: EditCommand): EditCommand {
   switch (cmd.op) {
     case 'set': {
-      const [parent, key] = parentAndKey(doc, cmd.path);
+      const [parent, key] = writableParent(doc, cmd.path);
       if (!(key in parent)) throw new EditError(`no field ${String(key)} at ${JSON.stringify(cmd.path.slice(0, -1))}`);
       const old = parent[key];
       parent[key] = cmd.value;

@@ -20,12 +20,11 @@ export interface FormatEntry {
 }
 
 /**
- * A codec loaded through the catalog is registered, which wraps its `decode` in the decoding
- * memory budget: without it a command that never imports index.ts (the CLI) decoded outside any
- * budget, so `--max-memory` did nothing and one allocation over the bare 64 MiB default refused
- * a 200 MB file.
+ * A loaded codec, registered: registration wraps its decode in the decoding memory budget and the
+ * `share` option (registry.ts), which a caller of the bare codec object would otherwise bypass
+ * (the CLI's `--max-memory` did, for every model command).
  */
-function registered<C extends FormatCodec>(codec: C): C {
+function registered(codec: FormatCodec): FormatCodec {
   registerFormat(codec);
   return codec;
 }

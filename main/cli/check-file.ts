@@ -53,7 +53,8 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     const codec = await codecFor(data, job.file);
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
-    const doc = codec.decode(data, { fileName: basename(job.file), ...maxMemory }) as object;
+    // Read-only: the document's arrays may be views of the file's bytes (shared/binary/share.ts).
+    const doc = codec.decode(data, { fileName: basename(job.file), share: true, ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
     const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
     const ms = performance.now() - t0;

@@ -83,11 +83,15 @@ export async function codecFor(bytes: Uint8Array, file: string): Promise<FormatC
   throw new CliFailure(`unknown format: no supported format recognises this file${exts ? ` (LodSmith reads ${exts})` : ''}`);
 }
 
-/** Reads, detects and decodes; throws DecodeError or CliFailure on bad input. */
+/**
+ * Reads, detects and decodes; throws DecodeError or CliFailure on bad input. Every command that
+ * loads a model only reads it, and the bytes are never changed, so the document's large arrays are
+ * views of them where alignment allows (shared/binary/share.ts): the file is held once, not twice.
+ */
 export async function loadModel(file: string, cwd: string, maxMemory?: number): Promise<Loaded> {
   const bytes = readInput(file, cwd);
   const codec = await codecFor(bytes, file);
   // The codec runs inside the decoding memory budget (default 64 MiB + 16 x the size; --max-memory).
-  const doc = codec.decode(bytes, { fileName: basename(file), ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
+  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
   return { file, bytes, codec, doc };
 }

@@ -25,6 +25,35 @@ export function firstDifferenceFast(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? -1 : n;
 }
 import { dropRaw } from '../../shared/model/lossless.ts';
+import type { EncodeOptions } from '../../shared/formats/registry.ts';
+
+/**
+ * The first offset where `input` and the concatenation of `pieces` differ (-1 when identical),
+ * without joining the pieces: each is compared with its stretch of the input in chunks
+ * ({@link firstDifferenceFast}). Returns the offset and the output's total length.
+ */
+export function firstDifferencePieces(input: Uint8Array, pieces: readonly Uint8Array[]): { offset: number; length: number } {
+  let at = 0;
+  let offset = -1;
+  for (const p of pieces) {
+    if (offset < 0) {
+      if (at >= input.length) offset = at === input.length && p.length === 0 ? -1 : at;
+      else {
+        const d = firstDifferenceFast(input.subarray(at, Math.min(input.length, at + p.length)), p);
+        // A piece running past the input's end differs where the input ends.
+        if (d >= 0) offset = at + d;
+      }
+    }
+    at += p.length;
+  }
+  if (offset < 0 && at !== input.length) offset = Math.min(at, input.length);
+  return { offset, length: at };
+}
+
+/** What `codec.encode` returns, as pieces when the codec can (see FormatCodec.encodePieces). */
+export function encodePieces(codec: FormatCodec, doc: object, opts?: EncodeOptions): Uint8Array[] {
+  return codec.encodePieces ? codec.encodePieces(doc, opts) : [codec.encode(doc, opts)];
+}
 
 export interface RoundTripDiff {
   /** Which pass differed. */
@@ -39,15 +68,17 @@ export interface RoundTripDiff {
 
 /** First difference of the passes (undefined when every pass reproduces the input). */
 export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: string, doc: object, strict: boolean, maxMemory?: number): RoundTripDiff | undefined {
-  const first = compare(codec, doc, bytes, codec.encode(doc), 'as saved');
+  // The output is compared piece by piece (views of the document's arrays and raw bytes), never
+  // joined: an untouched file costs no second copy of itself.
+  const first = compare(codec, doc, bytes, encodePieces(codec, doc), 'as saved');
   if (first || !strict) return first;
-  const bare = codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
+  const bare = codec.decode(bytes, { fileName, share: true, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
   dropRaw(bare);
-  return compare(codec, bare, bytes, codec.encode(bare, { reuseRaw: false }), 'from fields');
+  return compare(codec, bare, bytes, encodePieces(codec, bare, { reuseRaw: false }), 'from fields');
 }
 
-function compare(codec: FormatCodec, doc: object, input: Uint8Array, output: Uint8Array, mode: RoundTripDiff['mode']): RoundTripDiff | undefined {
-  const offset = firstDifferenceFast(input, output);
+function compare(codec: FormatCodec, doc: object, input: Uint8Array, output: readonly Uint8Array[], mode: RoundTripDiff['mode']): RoundTripDiff | undefined {
+  const { offset, length } = firstDifferencePieces(input, output);
   if (offset < 0) return undefined;
   let path = '';
   try {
@@ -55,7 +86,7 @@ function compare(codec: FormatCodec, doc: object, input: Uint8Array, output: Uin
   } catch {
     // The outline is a convenience here; the offset alone still finds the byte.
   }
-  return { mode, offset, path, inputBytes: input.length, outputBytes: output.length };
+  return { mode, offset, path, inputBytes: input.length, outputBytes: length };
 }
 
 /** `first difference at offset 1234 (0x4d2), node LOD1/MSL1; 5000 -> 4998 bytes (from fields)` */

@@ -72,8 +72,8 @@ export function firstUnfitIndex(a: ArrayLike<number>, width: 1 | 2 | 4): number 
  * is all that is left.
  */
 export class BinaryWriter {
-  private buf: Uint8Array;
-  private view: DataView;
+  protected buf: Uint8Array;
+  protected view: DataView;
   pos = 0;
   /** Set while the buffer is one {@link finish} handed out (patching it would change the caller's bytes). */
   private spent = false;

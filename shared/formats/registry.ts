@@ -84,6 +84,12 @@ export interface FormatCodec<D extends object = any> {
   /** Decodes or throws DecodeError (offset + node path). Never throws anything else on bad input. */
   decode(bytes: Uint8Array, opts?: DecodeOptions): D;
   encode(doc: D, opts?: EncodeOptions): Uint8Array;
+  /**
+   * The bytes `encode` returns, as pieces in order (views of the document's large arrays and raw
+   * bytes, never joined): for output consumed once (the CLI's round-trip comparison). Read them
+   * before the document changes. Without it, callers use `[encode(doc, opts)]`.
+   */
+  encodePieces?(doc: D, opts?: EncodeOptions): Uint8Array[];
   info(doc: D, byteLength: number): FormatInfo;
   validate(doc: D): Problem[];
   toScene(doc: D, opts?: SceneOptions): Scene;

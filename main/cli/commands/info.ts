@@ -21,7 +21,8 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
     if (isTextureFile(bytes, file)) return textureInfoCommand(file, bytes, opts, io);
   }
   const codec = await codecFor(bytes, file);
-  const doc = codec.decode(bytes, { fileName: basename(file), ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
+  // A read-only view of the file: arrays share its bytes (shared/binary/share.ts).
+  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.

@@ -6,7 +6,7 @@ import type { Inspection, OutlineNode } from '../../model/outline.ts';
 import { getAt, type NodePath } from '../../model/path.ts';
 import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
-import { decodeModel, encodeModel, probeModel } from './model-io.ts';
+import { decodeModel, encodeModel, encodeModelPieces, probeModel } from './model-io.ts';
 import { boneNodes, modelToScene } from './scene.ts';
 import {
   Bone, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
@@ -304,6 +304,7 @@ export const grimrockModelCodec: FormatCodec<GrimrockModel> = {
   probe: probeModel,
   decode: (bytes) => decodeModel(bytes),
   encode: (doc, opts) => encodeModel(doc, opts?.reuseRaw),
+  encodePieces: (doc, opts) => encodeModelPieces(doc, opts?.reuseRaw),
   info: modelInfo,
   validate: validateModel,
   toScene: modelToScene,

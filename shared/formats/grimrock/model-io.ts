@@ -4,6 +4,7 @@
  * part is copied back as it came and a dirty part is written from its fields.
  */
 import { BinaryReader } from '../../binary/reader.ts';
+import { writePieces } from '../../binary/pieces.ts';
 import { copyBytes, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
@@ -120,12 +121,20 @@ function readVertexArray(r: BinaryReader, numVertices: number): VertexArray {
 export function encodeModel(doc: GrimrockModel, reuseRaw?: boolean): Uint8Array {
   if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Measured first, then written into one buffer of exactly that size (no growth copies).
-  return writeSized((w) => {
-    w.string(doc.magic);
-    w.i32(doc.version);
-    w.i32(doc.nodes.length);
-    doc.nodes.forEach((n, i) => writeNode(w, n, `nodes[${i}]`, reuseRaw));
-  });
+  return writeSized((w) => writeModel(w, doc, reuseRaw));
+}
+
+/** The bytes of {@link encodeModel} as pieces: views of the document's large arrays and raw bytes. */
+export function encodeModelPieces(doc: GrimrockModel, reuseRaw?: boolean): Uint8Array[] {
+  if (reusable(doc, reuseRaw)) return [doc.$raw];
+  return writePieces((w) => writeModel(w, doc, reuseRaw));
+}
+
+function writeModel(w: BinaryWriter, doc: GrimrockModel, reuseRaw?: boolean): void {
+  w.string(doc.magic);
+  w.i32(doc.version);
+  w.i32(doc.nodes.length);
+  doc.nodes.forEach((n, i) => writeNode(w, n, `nodes[${i}]`, reuseRaw));
 }
 
 function writeNode(w: BinaryWriter, n: GrimrockNode, path: string, reuseRaw?: boolean): void {

@@ -11,7 +11,7 @@
 import type { FormatCodec } from '../registry.ts';
 import { decodeLod, probeLod } from './decode.ts';
 import { checkLodEdit, createLod } from './edit.ts';
-import { encodeLod } from './encode.ts';
+import { encodeLod, encodeLodPieces } from './encode.ts';
 import { lodArrayLayout, lodQuery } from './marks.ts';
 import type { LodDocument } from './schema.ts';
 import { lodToScene } from './scene.ts';
@@ -27,6 +27,7 @@ export const lodkaCodec: FormatCodec<LodDocument> = {
   probe: probeLod,
   decode: (bytes) => decodeLod(bytes),
   encode: (doc, opts) => encodeLod(doc, opts),
+  encodePieces: (doc, opts) => encodeLodPieces(doc, opts),
   info: infoLod,
   validate: validateLod,
   toScene: (doc) => lodToScene(doc),

@@ -5,6 +5,7 @@
  * size, MAN1 record size, reserve bytes) are written back as recorded.
  */
 import { IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
+import { writePieces } from '../../binary/pieces.ts';
 import { encodeText } from '../../binary/text.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
@@ -28,15 +29,24 @@ interface Ctx {
 
 /** Encodes a document back to `.lod` bytes. Throws EncodeError for values a field cannot hold. */
 export function encodeLod(doc: LodDocument, opts: EncodeOptions = {}): Uint8Array {
+  // Measured first, then written into one buffer of exactly that size (no growth copies).
+  return writeSized(lodWriter(doc, opts));
+}
+
+/** The bytes of {@link encodeLod} as pieces: views of the document's large arrays and raw bytes. */
+export function encodeLodPieces(doc: LodDocument, opts: EncodeOptions = {}): Uint8Array[] {
+  return writePieces(lodWriter(doc, opts));
+}
+
+function lodWriter(doc: LodDocument, opts: EncodeOptions): (w: BinaryWriter) => void {
   const sig = doc.signature ?? 'LODka3D1';
   if (sig.length !== 8) throw new EncodeError(`signature must be 8 characters, got "${sig}"`, '');
-  // Measured first, then written into one buffer of exactly that size (no growth copies).
-  return writeSized((w) => {
+  return (w) => {
     w.string(sig, 'latin1');
     const ctx: Ctx = { bones: 0, reuseRaw: opts.reuseRaw !== false, path: [] };
     writeList(w, doc.chunks, ctx);
     if (doc.trailing?.length) w.bytes(doc.trailing);
-  });
+  };
 }
 
 function writeList(w: BinaryWriter, chunks: LodChunk[], ctx: Ctx): void {
@@ -77,7 +87,7 @@ function writeChunk(w: BinaryWriter, c: LodChunk, ctx: Ctx): void {
   w.string(c.id, 'latin1');
   const sizeAt = w.reserve32();
   const countAt = w.reserve32();
-  const start = w.pos;
+  const start = w.length;
   let count: number;
   if ((CONTAINER_IDS as readonly string[]).includes(c.id) && 'children' in c) {
     const cc = c as ContainerChunk;
@@ -86,7 +96,7 @@ function writeChunk(w: BinaryWriter, c: LodChunk, ctx: Ctx): void {
   } else {
     count = writeLeaf(w, c, ctx);
   }
-  w.patchI32(sizeAt, w.pos - start);
+  w.patchI32(sizeAt, w.length - start);
   w.patchI32(countAt, count);
 }
 
@@ -192,7 +202,7 @@ function writeShaders(w: BinaryWriter, s: ShdrChunk): number {
   w.u8(s.shaderLibType);
   for (const x of s.shaders) {
     const at = w.reserve32();
-    const start = w.pos;
+    const start = w.length;
     w.u8(x.shaderType);
     if (x.shaderType === 1) {
       w.lenString(x.bumpName ?? '', ENC);
@@ -202,7 +212,7 @@ function writeShaders(w: BinaryWriter, s: ShdrChunk): number {
       w.f32(x.bumpSpecularPower ?? 0);
     }
     w.bytes(x.reserve);
-    w.patchI32(at, w.pos - start);
+    w.patchI32(at, w.length - start);
   }
   return s.shaders.length;
 }

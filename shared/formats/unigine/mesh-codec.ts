@@ -11,7 +11,7 @@ import { field, structFields } from '../../model/inspect-fields.ts';
 import { decodeAnim, encodeAnim, probeAnim } from './anim-io.ts';
 import { probeUnigineMesh as probeMesh } from '../probes.ts';
 import { frameCounts } from './frames.ts';
-import { coordVertexCount, decodeMeshMs, encodeMeshMs, triangleVertexCount } from './mesh-io.ts';
+import { coordVertexCount, decodeMeshMs, encodeMeshMs, encodeMeshMsPieces, triangleVertexCount } from './mesh-io.ts';
 import { animToScene, meshToScene } from './scene.ts';
 import { decodeMesh14, decodeMeshMr02, encodeMesh14, encodeMeshMr02 } from './mesh14-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim, type UnigineBone, type UnigineClip, type UnigineMesh14, type UnigineMeshMr02, type UnigineMeshMs, type UnigineSurface } from './schema.ts';
@@ -34,6 +34,12 @@ export function encodeMesh(doc: UnigineMesh, reuseRaw?: boolean): Uint8Array {
   if (doc.magic === 'ms14') return encodeMesh14(doc, reuseRaw);
   if (doc.magic === 'mr02') return encodeMeshMr02(doc, reuseRaw);
   return encodeMeshMs(doc, reuseRaw);
+}
+
+/** The bytes of {@link encodeMesh} as pieces (ms10/ms11: views of the arrays; ms14 and mr02 compress, so one piece). */
+export function encodeMeshPieces(doc: UnigineMesh, reuseRaw?: boolean): Uint8Array[] {
+  if (doc.magic === 'ms10' || doc.magic === 'ms11') return encodeMeshMsPieces(doc, reuseRaw);
+  return [encodeMesh(doc, reuseRaw)];
 }
 
 /** Bounds of a surface from morph target 0's vertices: box, box centre and the sphere around it. */
@@ -334,6 +340,7 @@ export const unigineMeshCodec: FormatCodec<UnigineMesh> = {
   probe: probeMesh,
   decode: (bytes) => decodeMesh(bytes),
   encode: (doc, opts) => encodeMesh(doc, opts?.reuseRaw),
+  encodePieces: (doc, opts) => encodeMeshPieces(doc, opts?.reuseRaw),
   info: meshInfo,
   validate: validateMesh,
   toScene: meshToScene,

@@ -4,6 +4,7 @@
  * magic a third time. Counts are compact integers (compact.ts).
  */
 import { BinaryReader } from '../../binary/reader.ts';
+import { writePieces } from '../../binary/pieces.ts';
 import { copyBytes, IndexRangeError, writeSized, type BinaryWriter } from '../../binary/writer.ts';
 import { EncodeError } from '../../errors.ts';
 import { reusable } from '../../model/lossless.ts';
@@ -203,6 +204,12 @@ export function encodeMeshMs(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array
   if (reusable(doc, reuseRaw)) return copyBytes(doc.$raw);
   // Measured first, then written into one buffer of exactly that size (no growth copies).
   return writeSized((w) => writeMeshMs(w, doc));
+}
+
+/** The bytes of {@link encodeMeshMs} as pieces: views of the document's large arrays and raw bytes. */
+export function encodeMeshMsPieces(doc: UnigineMeshMs, reuseRaw?: boolean): Uint8Array[] {
+  if (reusable(doc, reuseRaw)) return [doc.$raw];
+  return writePieces((w) => writeMeshMs(w, doc));
 }
 
 function writeMeshMs(w: BinaryWriter, doc: UnigineMeshMs): void {

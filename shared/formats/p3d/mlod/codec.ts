@@ -6,7 +6,7 @@ import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec } from '../../registry.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
 import { checkMlodEdit, createMlodNode } from './edits.ts';
-import { encodeMlod } from './encode.ts';
+import { encodeMlod, encodeMlodPieces } from './encode.ts';
 import { mlodToScene } from './scene.ts';
 import type { MlodDocument } from './types.ts';
 import { mlodInfo, mlodInspect, mlodOutline, mlodValidate } from './views.ts';
@@ -18,6 +18,7 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   probe: probeMlod,
   decode: (bytes) => decodeMlod(bytes),
   encode: (doc, opts) => encodeMlod(doc, opts),
+  encodePieces: (doc, opts) => encodeMlodPieces(doc, opts),
   info: mlodInfo,
   validate: mlodValidate,
   toScene: mlodToScene,

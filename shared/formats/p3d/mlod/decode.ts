@@ -121,26 +121,35 @@ class Deferred {
   }
 }
 
+/** Smaller arrays are copied while decoding (a deferred field costs a closure). */
+const DEFER_BYTES = 4096;
+
 /**
- * `n` 32-bit values at the reader's position, as `kind`: a copy, or in a sharing reader
- * (shared/binary/share.ts) a view of the input where the offset is aligned. Where a sharing
- * reader cannot view them (MLOD's strings leave tag data at any offset), the copy is deferred to
- * the first read of the field ({@link settle}): the caller only reads the document, and most
- * readers (info, roundtrip, an untouched save) never ask for a tag's values. Charged now either
- * way, like any copy.
+ * `n` values of `size` bytes at the reader's position, as `kind`. A sharing reader
+ * (shared/binary/share.ts) gives a view of the input where the offset is a multiple of `size`.
+ * Otherwise the array is a copy, and a copy of at least {@link DEFER_BYTES} is deferred to the
+ * first read of the field ({@link settle}): most readers (info, roundtrip, an untouched save, the
+ * viewport, which draws from the points and faces) never ask for a tag's values, and MLOD's
+ * strings leave tag data at any offset, so a sharing reader often cannot view it. Checked and
+ * charged now either way, like any copy.
  */
-function bulk32<A extends Float32Array | Uint32Array>(r: BinaryReader, n: number, kind: { new (b: ArrayBuffer): A }, what: string): A {
+function bulk<A extends ArrayBufferView>(r: BinaryReader, n: number, size: 1 | 4, kind: { new (b: ArrayBuffer): A }, what: string): A {
   const at = r.pos;
-  if (!r.share || n === 0 || (r.bytes.byteOffset + at) % 4 === 0) {
-    return ((kind as unknown) === Float32Array ? r.f32Array(n, what) : r.u32Array(n, what)) as A;
+  const len = n * size;
+  const view = r.share && (r.bytes.byteOffset + at) % size === 0;
+  if (view || len < DEFER_BYTES) {
+    return (size === 1 ? r.u8Array(n, what) : (kind as unknown) === Float32Array ? r.f32Array(n, what) : r.u32Array(n, what)) as unknown as A;
   }
-  r.need(n * 4, what);
-  r.charge(n * 4, what);
-  r.pos += n * 4;
+  r.need(len, what);
+  r.charge(len, what);
+  r.pos += len;
   const bytes = r.bytes;
   // Copied as bytes, so NaN payloads survive.
-  return new Deferred(() => new kind(new Uint8Array(bytes.subarray(at, at + n * 4)).buffer)) as unknown as A;
+  return new Deferred(() => new kind(new Uint8Array(bytes.subarray(at, at + len)).buffer)) as unknown as A;
 }
+
+const bulk32 = <A extends Float32Array | Uint32Array>(r: BinaryReader, n: number, kind: { new (b: ArrayBuffer): A }, what: string): A =>
+  bulk(r, n, 4, kind, what);
 
 /** Turns the {@link Deferred} values among `obj`'s own fields into deferred fields. */
 function settle<T extends object>(obj: T): T {
@@ -503,8 +512,8 @@ function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nF
   // A known tag is typed only when its size fits its layout; otherwise its bytes are kept raw.
   if (name === END_OF_FILE) return done({ type: 'end', ...head, data: r.bytesCopy(size, 'tag data') });
   if ((!isSpecialTagName(name) || SELECTION_LIKE.has(name)) && size === nPoints + nFaces) {
-    const points = r.u8Array(nPoints, 'selected points');
-    const faces = r.u8Array(nFaces, 'selected faces');
+    const points = bulk(r, nPoints, 1, Uint8Array, 'selected points');
+    const faces = bulk(r, nFaces, 1, Uint8Array, 'selected faces');
     return done({ type: 'selection', ...head, points, faces });
   }
   if (name === '#Property#' && size === 2 * PROPERTY_FIELD) {

@@ -1,6 +1,6 @@
 import { DecodeError } from '../errors.ts';
 import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts';
-import { sharingBuffer } from './share.ts';
+import { placeBelow, placed, sharingBuffer } from './share.ts';
 import { decodeText, type TextEncoding } from './text.ts';
 
 /** [start, end) byte range in the file a node was decoded from. */
@@ -9,10 +9,14 @@ export type Span = [start: number, end: number];
 export interface ReaderOptions {
   /**
    * Bulk reads return views of `bytes` where the element alignment allows, instead of copies
-   * (see share.ts). Default: true inside `withSharedInput` for that input's buffer, else false.
+   * (see share.ts); 'in-situ' places unaligned arrays below their bytes too, to be moved there when
+   * the decode ends (only inside `withSharedInput(..., 'in-situ')`). Default: the mode of
+   * `withSharedInput` for that input's buffer, else false.
    */
-  share?: boolean;
+  share?: boolean | 'in-situ';
 }
+
+type TypedCtor<T> = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T;
 
 /**
  * Little-endian reader over a Uint8Array with bounds checks on every read, a node-path stack for
@@ -31,6 +35,10 @@ export class BinaryReader {
   readonly view: DataView;
   /** Bulk reads hand out views of `bytes` where aligned (sub-readers inherit it). */
   readonly share: boolean;
+  /** Unaligned bulk reads are placed in situ (see share.ts). */
+  readonly inSitu: boolean;
+  /** Set by sharedAt when the offset it returned is an in-situ placement awaiting its array. */
+  private placing = false;
   /** Absolute position in `bytes`. */
   pos: number;
   /** Absolute end (exclusive) of the window this reader may read. */
@@ -40,7 +48,9 @@ export class BinaryReader {
 
   constructor(bytes: Uint8Array, start = 0, end = bytes.length, path: readonly string[] = [], opts: ReaderOptions = {}) {
     this.bytes = bytes;
-    this.share = opts.share ?? sharingBuffer(bytes.buffer);
+    const mode = opts.share === undefined ? sharingBuffer(bytes.buffer) : opts.share === true ? 'share' : opts.share || undefined;
+    this.share = mode !== undefined;
+    this.inSitu = mode === 'in-situ';
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = start;
     this.end = end;
@@ -266,29 +276,34 @@ export class BinaryReader {
     return new Int8Array(b.buffer, b.byteOffset, n);
   }
   u16Array(n: number, what = 'u16 array'): Uint16Array {
-    const at = this.sharedAt(n * 2, 2, what);
-    return at >= 0 ? new Uint16Array(this.bytes.buffer, at, n) : new Uint16Array(this.alignedCopy(n * 2, what), 0, n);
+    return this.bulk(n, 2, Uint16Array, what);
   }
   i16Array(n: number, what = 'i16 array'): Int16Array {
-    const at = this.sharedAt(n * 2, 2, what);
-    return at >= 0 ? new Int16Array(this.bytes.buffer, at, n) : new Int16Array(this.alignedCopy(n * 2, what), 0, n);
+    return this.bulk(n, 2, Int16Array, what);
   }
   u32Array(n: number, what = 'u32 array'): Uint32Array {
-    const at = this.sharedAt(n * 4, 4, what);
-    return at >= 0 ? new Uint32Array(this.bytes.buffer, at, n) : new Uint32Array(this.alignedCopy(n * 4, what), 0, n);
+    return this.bulk(n, 4, Uint32Array, what);
   }
   i32Array(n: number, what = 'i32 array'): Int32Array {
-    const at = this.sharedAt(n * 4, 4, what);
-    return at >= 0 ? new Int32Array(this.bytes.buffer, at, n) : new Int32Array(this.alignedCopy(n * 4, what), 0, n);
+    return this.bulk(n, 4, Int32Array, what);
   }
   f32Array(n: number, what = 'f32 array'): Float32Array {
-    const at = this.sharedAt(n * 4, 4, what);
-    return at >= 0 ? new Float32Array(this.bytes.buffer, at, n) : new Float32Array(this.alignedCopy(n * 4, what), 0, n);
+    return this.bulk(n, 4, Float32Array, what);
   }
   f64Array(n: number, what = 'f64 array'): Float64Array {
-    const at = this.sharedAt(n * 8, 8, what);
-    return at >= 0 ? new Float64Array(this.bytes.buffer, at, n) : new Float64Array(this.alignedCopy(n * 8, what), 0, n);
+    return this.bulk(n, 8, Float64Array, what);
   }
+
+  /** n elements of `size` bytes: a view where sharing allows it, else an aligned copy. */
+  private bulk<T extends ArrayBufferView>(n: number, size: number, C: TypedCtor<T>, what: string): T {
+    const at = this.sharedAt(n * size, size, what);
+    if (at < 0) return new C(this.alignedCopy(n * size, what), 0, n);
+    const a = new C(this.bytes.buffer, at, n);
+    if (!this.placing) return a;
+    this.placing = false;
+    return placed(a);
+  }
+
   /** Unsigned indices of 1, 2 or 4 bytes each, widened to a Uint32Array. */
   indexArray(n: number, width: 1 | 2 | 4, what = 'indices'): Uint32Array {
     if (width === 4) return this.u32Array(n, what);
@@ -322,9 +337,17 @@ export class BinaryReader {
   private sharedAt(byteLength: number, align: number, what: string): number {
     if (!this.share) return -1;
     const at = this.bytes.byteOffset + this.pos;
-    if (at % align !== 0) return -1;
+    if (at % align !== 0 && !this.inSitu) return -1;
     if (!Number.isInteger(byteLength)) this.fail(`${what} has a non-integer size`);
     this.need(byteLength, what);
+    if (at % align !== 0) {
+      // In situ: a view at the aligned offset below, filled when the decode ends (share.ts).
+      const to = placeBelow(this.bytes.buffer, at, byteLength, align);
+      if (to < 0) return -1;
+      this.placing = true;
+      this.pos += byteLength;
+      return to;
+    }
     this.pos += byteLength;
     return at;
   }
@@ -347,7 +370,7 @@ export class BinaryReader {
    */
   sub(length: number, segment?: string, what = 'block'): BinaryReader {
     this.need(length, what);
-    const r = new BinaryReader(this.bytes, this.pos, this.pos + length, segment ? [...this.pathSegments, segment] : this.pathSegments, { share: this.share });
+    const r = new BinaryReader(this.bytes, this.pos, this.pos + length, segment ? [...this.pathSegments, segment] : this.pathSegments, { share: this.inSitu ? 'in-situ' : this.share });
     this.pos += length;
     return r;
   }

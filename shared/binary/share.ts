@@ -7,46 +7,108 @@
  * dragging the whole file along (cloning a view clones its entire ArrayBuffer). The editor and the
  * host decode that way.
  *
- * A caller that only reads the document (the CLI's `info`, `roundtrip`, `check`, `validate`,
- * `convert`, and the bench's decode rows, which time that same path) can ask for views instead:
+ * A caller that only reads the document (the CLI's `roundtrip`, `check`, `validate`, `convert`, and
+ * the bench's decode rows, which time that same path) can ask for views instead:
  * `codec.decode(bytes, { share: true })`, or {@link withSharedInput} around a decoder. Inside it,
- * every {@link BinaryReader} whose bytes lie in that input's ArrayBuffer hands out views for its
- * bulk reads where the element alignment allows (`u8Array`, `bytesCopy`, `f32Array`, `u32Array`,
- * ... at an offset that is a multiple of the element size), and copies otherwise (unaligned or
- * converted data: widened indices, split records). A view charges nothing to the memory budget;
- * a copy still charges before it allocates.
+ * every BinaryReader whose bytes lie in that input's ArrayBuffer hands out views for its bulk
+ * reads where the element alignment allows (`u8Array`, `bytesCopy`, `f32Array`, `u32Array`, ... at
+ * an offset that is a multiple of the element size), and copies otherwise (unaligned or converted
+ * data: widened indices, split records). A view charges nothing to the memory budget; a copy still
+ * charges before it allocates.
+ *
+ * **In situ** (`share: 'in-situ'`, `lodsmith info`): the caller also gives the input bytes away, as
+ * in RapidJSON's in-situ parsing. An unaligned array is then not copied either: it becomes a view
+ * at the aligned offset just below its bytes (at most 7 bytes lower, over its own count or name,
+ * already read), and once the decoder has returned, its bytes are moved down there
+ * (`copyWithin`, no allocation). Only arrays the finished document holds are moved, so a layout
+ * the decoder tried and gave up on moves nothing; a move that would overwrite bytes another array
+ * of the document still views is never made: the whole decode is then repeated with copies. The
+ * document's `$raw` bytes are dropped (they no longer hold the file), so it encodes from its
+ * fields. Only codecs whose decoder never reads the values of an array it has just read (only
+ * its length) take part (`FormatCodec.inSitu`); the others share as above.
  *
  * Rules that keep sharing safe:
- * - nothing writes into the input: decoders only read it, and {@link isSharedInput} lets the one
- *   place that writes into document arrays (`applyCommand`'s element `set`) replace a shared array
- *   with a copy first, so an edit never reaches the file's bytes;
+ * - decoders only read the input, and {@link isSharedInput} lets the one place that writes into
+ *   document arrays (`applyCommand`'s element `set`) replace a shared array with a copy first, so
+ *   an edit never reaches the file's bytes;
  * - the input must not be changed while the document lives (the caller owns both);
  * - readers over other buffers (decompressed blocks, slabs) are not affected.
  */
+import { dropRaw } from '../model/lossless.ts';
+
+export type ShareMode = 'share' | 'in-situ';
+
+/** An unaligned array placed at `to`, whose `length` bytes at `from` move there after decoding. */
+interface Move {
+  array: ArrayBufferView;
+  to: number;
+  from: number;
+  length: number;
+}
+
+interface Active {
+  buffer: ArrayBufferLike;
+  mode: ShareMode;
+  /** The input's own bytes inside `buffer` (a pooled Buffer shares its ArrayBuffer with others). */
+  start: number;
+  end: number;
+  moves: Move[];
+}
 
 /** Input buffers some shared decode handed out views of (an edit must copy before it writes). */
 const sharedBuffers = new WeakSet<ArrayBufferLike>();
-let active: ArrayBufferLike | undefined;
+let active: Active | undefined;
 
 /**
- * Runs `fn` (a decoder) so that readers over `bytes`'s ArrayBuffer hand out views of it where
- * alignment allows. Nesting restores the outer setting.
+ * Runs `fn` (a decoder returning the document) so that readers over `bytes`'s ArrayBuffer hand
+ * out views of it where alignment allows ('share'), or in situ as described above ('in-situ': the
+ * bytes may be changed). Nesting restores the outer setting.
  */
-export function withSharedInput<T>(bytes: Uint8Array, fn: () => T): T {
+export function withSharedInput<T>(bytes: Uint8Array, fn: () => T, mode: ShareMode = 'share'): T {
   const outer = active;
-  active = bytes.buffer;
+  const state: Active = { buffer: bytes.buffer, mode, start: bytes.byteOffset, end: bytes.byteOffset + bytes.byteLength, moves: [] };
+  active = state;
   sharedBuffers.add(bytes.buffer);
   try {
-    return fn();
+    const doc = fn();
+    if (mode === 'in-situ' && state.moves.length > 0 && !settle(doc, state)) {
+      // A move would overwrite another array's bytes: decode again, copying unaligned arrays.
+      active = { ...state, mode: 'share', moves: [] };
+      return fn();
+    }
+    return doc;
   } finally {
     active = outer;
   }
 }
 
-/** True inside {@link withSharedInput} for a reader over `buffer` (BinaryReader's default). */
-export function sharingBuffer(buffer: ArrayBufferLike): boolean {
-  return active !== undefined && active === buffer;
+/** The sharing mode of a reader over `buffer` (BinaryReader's default), or undefined. */
+export function sharingBuffer(buffer: ArrayBufferLike): ShareMode | undefined {
+  return active !== undefined && active.buffer === buffer ? active.mode : undefined;
 }
+
+/**
+ * In situ: the offset at which an unaligned array of `byteLength` bytes at absolute offset `at`
+ * is placed (the aligned offset below it), recording the move; -1 when it cannot be (the input
+ * starts above that offset). The caller makes the view there and hands it to {@link placed}.
+ */
+export function placeBelow(buffer: ArrayBufferLike, at: number, byteLength: number, align: number): number {
+  const a = active;
+  if (a === undefined || a.buffer !== buffer || a.mode !== 'in-situ') return -1;
+  const to = at - (at % align);
+  if (to < a.start || at + byteLength > a.end) return -1;
+  a.moves.push({ array: EMPTY, to, from: at, length: byteLength });
+  return to;
+}
+
+/** Ties the last move {@link placeBelow} recorded to the array made for it. */
+export function placed<T extends ArrayBufferView>(array: T): T {
+  const m = active!.moves[active!.moves.length - 1]!;
+  m.array = array;
+  return array;
+}
+
+const EMPTY = new Uint8Array(0);
 
 /**
  * True when `a` is (or may be) a view of an input some shared decode read: writing into it would
@@ -54,4 +116,57 @@ export function sharingBuffer(buffer: ArrayBufferLike): boolean {
  */
 export function isSharedInput(a: ArrayBufferView): boolean {
   return sharedBuffers.has(a.buffer);
+}
+
+/** Every typed array in `root` over `buffer`, except `$raw` (dropped once bytes move). */
+function arraysOver(root: unknown, buffer: ArrayBufferLike, out: Set<ArrayBufferView>, seen: Set<object>): void {
+  if (!root || typeof root !== 'object') return;
+  if (ArrayBuffer.isView(root)) {
+    if (root.buffer === buffer && root.byteLength > 0) out.add(root);
+    return;
+  }
+  if (seen.has(root)) return;
+  seen.add(root);
+  for (const [k, v] of Object.entries(root)) if (k !== '$raw') arraysOver(v, buffer, out, seen);
+}
+
+/**
+ * Makes the moves of the arrays `doc` holds, unless one would overwrite bytes another of them
+ * needs (then nothing is changed and false is returned). Drops `$raw` afterwards.
+ */
+function settle(doc: unknown, state: Active): boolean {
+  const held = new Set<ArrayBufferView>();
+  arraysOver(doc, state.buffer, held, new Set());
+  const byArray = new Map<ArrayBufferView, Move>();
+  for (const m of state.moves) if (held.has(m.array)) byArray.set(m.array, m);
+  if (byArray.size === 0) return true;
+  // Where each held array's bytes end up: a view's own bytes, a moved array's target. No target
+  // may overlap another array's (views of the same bytes may overlap each other).
+  const finals: { start: number; end: number; move: boolean }[] = [];
+  for (const a of held) {
+    const m = byArray.get(a);
+    if (m) finals.push({ start: m.to, end: m.to + m.length, move: true });
+    else finals.push({ start: a.byteOffset, end: a.byteOffset + a.byteLength, move: false });
+  }
+  finals.sort((x, y) => x.start - y.start);
+  let anyEnd = -1;
+  let moveEnd = -1;
+  for (const r of finals) {
+    if (r.start < moveEnd || (r.move && r.start < anyEnd)) return false;
+    anyEnd = Math.max(anyEnd, r.end);
+    if (r.move) moveEnd = Math.max(moveEnd, r.end);
+  }
+  // Moves are made from the lowest target up; no move may write over the source of a later one
+  // before it is read. (An array right behind another of its alignment moves into the bytes
+  // that one has just vacated.)
+  const moves = [...byArray.values()].sort((x, y) => x.to - y.to);
+  let written = -1;
+  for (const m of moves) {
+    if (m.from < written) return false;
+    written = Math.max(written, m.to + m.length);
+  }
+  const whole = new Uint8Array(state.buffer);
+  for (const m of moves) whole.copyWithin(m.to, m.from, m.from + m.length);
+  dropRaw(doc);
+  return true;
 }

@@ -44,8 +44,10 @@ export interface DecodeOptions {
    * Let the document's large arrays be views of `bytes` where alignment allows, instead of copies
    * (shared/binary/share.ts): for callers that only read the document and keep `bytes` unchanged
    * while it lives (the CLI's read-only commands). Default false: the document owns its memory.
+   * 'in-situ' also gives the bytes away: a codec that allows it (`inSitu`) moves unaligned arrays
+   * into alignment inside them instead of copying, and drops `$raw` (`lodsmith info`).
    */
-  share?: boolean;
+  share?: boolean | 'in-situ';
 }
 
 export interface EncodeOptions {
@@ -83,6 +85,12 @@ export interface FormatCodec<D extends object = any> {
   probe(bytes: Uint8Array): boolean;
   /** Decodes or throws DecodeError (offset + node path). Never throws anything else on bad input. */
   decode(bytes: Uint8Array, opts?: DecodeOptions): D;
+  /**
+   * The decoder never reads the values of an array it has read, only its length, so a decode
+   * with `share: 'in-situ'` may hand it arrays whose bytes are moved in only when it returns
+   * (shared/binary/share.ts). Without it, 'in-situ' shares as `true` does.
+   */
+  inSitu?: boolean;
   encode(doc: D, opts?: EncodeOptions): Uint8Array;
   /**
    * The bytes `encode` returns, as pieces in order (views of the document's large arrays and raw
@@ -126,7 +134,9 @@ export function registerFormat(codec: FormatCodec): void {
     };
     codec.decode = function decodeWithinBudget(bytes: Uint8Array, opts?: DecodeOptions) {
       // Sharing is set here for every codec, so no decoder has to pass it to its readers.
-      return opts?.share ? withSharedInput(bytes, () => withinBudget(bytes, opts)) : withinBudget(bytes, opts);
+      const share = opts?.share;
+      if (!share) return withinBudget(bytes, opts);
+      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share');
     };
     const innerScene = codec.toScene;
     codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {

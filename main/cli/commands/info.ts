@@ -21,8 +21,9 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
     if (isTextureFile(bytes, file)) return textureInfoCommand(file, bytes, opts, io);
   }
   const codec = await codecFor(bytes, file);
-  // A read-only view of the file: arrays share its bytes (shared/binary/share.ts).
-  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
+  // The bytes are read once and never needed again: the document's arrays are views of them, and
+  // unaligned arrays are moved into alignment inside them instead of copied (shared/binary/share.ts).
+  const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.

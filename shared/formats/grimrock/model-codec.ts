@@ -303,6 +303,8 @@ export const grimrockModelCodec: FormatCodec<GrimrockModel> = {
   extensions: ['.model'],
   probe: probeModel,
   decode: (bytes) => decodeModel(bytes),
+  // The decoder reads only the lengths of the arrays it reads, never their values (share.ts).
+  inSitu: true,
   encode: (doc, opts) => encodeModel(doc, opts?.reuseRaw),
   encodePieces: (doc, opts) => encodeModelPieces(doc, opts?.reuseRaw),
   info: modelInfo,

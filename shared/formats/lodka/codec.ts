@@ -26,6 +26,8 @@ export const lodkaCodec: FormatCodec<LodDocument> = {
   extensions: ['.lod'],
   probe: probeLod,
   decode: (bytes) => decodeLod(bytes),
+  // The decoder reads only the lengths of the arrays it reads, never their values (share.ts).
+  inSitu: true,
   encode: (doc, opts) => encodeLod(doc, opts),
   encodePieces: (doc, opts) => encodeLodPieces(doc, opts),
   info: infoLod,

@@ -339,6 +339,8 @@ export const unigineMeshCodec: FormatCodec<UnigineMesh> = {
   extensions: ['.mesh'],
   probe: probeMesh,
   decode: (bytes) => decodeMesh(bytes),
+  // The decoder reads only the lengths of the arrays it reads, never their values (share.ts).
+  inSitu: true,
   encode: (doc, opts) => encodeMesh(doc, opts?.reuseRaw),
   encodePieces: (doc, opts) => encodeMeshPieces(doc, opts?.reuseRaw),
   info: meshInfo,

@@ -333,6 +333,8 @@ function walkP3dmFaces(
   /** Every tail seen so far, by a hash of its bytes. */
   const byHash = new Map<number, Tail[]>();
   let last: Tail | undefined;
+  /** Whether the last face's tail was the one that followed its predecessor's last time (tried first). */
+  let viaNext = false;
   let vertexTotal = 0;
   let p = r.pos;
   for (let f = 0; f < n; f++) {
@@ -351,8 +353,11 @@ function walkP3dmFaces(
     p += FACE_RECORD;
     let hit: Tail | undefined;
     if (last !== undefined) {
-      if (tailAt(last, view, bytes, p, end)) hit = last;
-      else if (last.next !== undefined && tailAt(last.next, view, bytes, p, end)) hit = last.next;
+      // Alternating pairs (a checkerboard of two textures) follow `next`; runs repeat `last`.
+      const first: Tail | undefined = viaNext ? last.next : last;
+      const second: Tail | undefined = viaNext ? last : last.next;
+      if (first !== undefined && tailAt(first, view, bytes, p, end)) hit = first;
+      else if (second !== undefined && tailAt(second, view, bytes, p, end)) hit = second;
     }
     if (hit === undefined) {
       // Find the two NULs, then the tail by a hash of its bytes; only a tail not seen before
@@ -378,10 +383,11 @@ function walkP3dmFaces(
       }
       if (last !== undefined) last.next = hit;
     }
+    viaNext = hit !== last;
     last = hit;
     if (textureIndex !== undefined) textureIndex[f] = hit.texture;
     if (materialIndex !== undefined) materialIndex[f] = hit.material;
-    p += hit.bytes.length;
+    p += hit.len;
   }
   r.pos = p;
   return vertexTotal;
@@ -410,6 +416,8 @@ function tailHash(view: DataView, b: Uint8Array, p: number, len: number): number
 interface Tail {
   /** `texture NUL material NUL` as in the file. */
   bytes: Uint8Array;
+  /** Its length. */
+  len: number;
   /** The same bytes as little-endian 32-bit words (the last partial word left out). */
   words: Uint32Array;
   texture: number;
@@ -423,13 +431,13 @@ function makeTail(src: Uint8Array, texture: number, material: number): Tail {
   const words = new Uint32Array(bytes.length >>> 2);
   const dv = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
-  return { bytes, words, texture, material, next: undefined };
+  return { bytes, len: bytes.length, words, texture, material, next: undefined };
 }
 
 /** Whether the bytes at `p` start with tail `t` (inside the window ending at `end`). */
 function tailAt(t: Tail, view: DataView, b: Uint8Array, p: number, end: number): boolean {
   const e = t.bytes;
-  const len = e.length;
+  const len = t.len;
   if (p + len > end) return false;
   const w = t.words;
   const nw = w.length;

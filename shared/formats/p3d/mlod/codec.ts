@@ -1,6 +1,9 @@
 /**
  * The `p3d-mlod` codec: editable P3D models (`MLOD` header, P3DM and SP3X LODs). Format notes
  * in NOTES.md beside this file.
+ *
+ * Not `inSitu` (registry.ts): the document's deferred columns read the input bytes after decode
+ * returns, so those bytes must stay as they are (a sharing decode only views them).
  */
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec } from '../../registry.ts';

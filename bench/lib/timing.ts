@@ -48,6 +48,30 @@ export function timeIt(fn: () => unknown, plan: TimingPlan): number {
   return median(samples);
 }
 
+/**
+ * As {@link timeIt}, for work that consumes its input: `setup` runs before every call, untimed
+ * (an in-situ decode changes the bytes it reads, so each call gets a fresh copy of them).
+ */
+export function timeEach<T>(setup: () => T, fn: (input: T) => unknown, plan: TimingPlan): number {
+  const sink: unknown[] = [];
+  for (let i = 0; i < plan.warmup; i++) sink[0] = fn(setup());
+  const samples: number[] = [];
+  for (let r = 0; r < plan.runs; r++) {
+    let reps = 0;
+    let spent = 0;
+    do {
+      const input = setup();
+      const t0 = performance.now();
+      sink[0] = fn(input);
+      spent += performance.now() - t0;
+      reps++;
+    } while (spent < plan.minRunMs);
+    samples.push(spent / 1000 / reps);
+  }
+  if (sink.length === 0) throw new Error('unreachable');
+  return median(samples);
+}
+
 /** Throughput in MB/s (10^6 bytes) of `bytes` processed in `seconds`. */
 export function mbPerSecond(bytes: number, seconds: number): number {
   return seconds > 0 ? bytes / 1e6 / seconds : Infinity;

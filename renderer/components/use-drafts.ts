@@ -78,6 +78,23 @@ export function useDrafts<K extends DraftKey>(stored: (k: K) => string, busy?: (
   function forgetSent(): void {
     sent.value = {};
   }
+  // The document revision the row's own last accepted edit made (see revisionIs).
+  let ownRevision: number | undefined;
+  /** The row's own edit was accepted and left the document at revision `rev`. */
+  function landed(rev: number | undefined): void {
+    ownRevision = rev;
+  }
+  /**
+   * The document is at revision `rev`. A later revision than the row's own edit's, while nothing of
+   * the row's is on its way, is someone else's change (Ctrl+Z right after Enter, before the row
+   * re-read its value, puts back the value the row showed before, so the value never "changes"
+   * and {@link arrived} is never called): the sent text's time on screen is over.
+   */
+  function revisionIs(rev: number | undefined): void {
+    if (ownRevision === undefined || rev === undefined || rev <= ownRevision || (busy?.() ?? false)) return;
+    ownRevision = undefined;
+    forgetSent();
+  }
   /** Another node is shown in this row: nothing typed carries over. */
   function reset(): void {
     drafts.value = {};
@@ -98,5 +115,5 @@ export function useDrafts<K extends DraftKey>(stored: (k: K) => string, busy?: (
     });
     return true;
   }
-  return { text, draft, has, attr, input, drop, send, refused, arrived, forgetSent, reset, cancel };
+  return { text, draft, has, attr, input, drop, send, refused, arrived, forgetSent, landed, revisionIs, reset, cancel };
 }

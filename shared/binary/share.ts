@@ -38,12 +38,19 @@ import { dropRaw } from '../model/lossless.ts';
 
 export type ShareMode = 'share' | 'in-situ';
 
-/** An unaligned array placed at `to`, whose `length` bytes at `from` move there after decoding. */
+
+/**
+ * Arrays placed at `to` whose bytes come from the `length` bytes at `from` after decoding: moved
+ * there (one unaligned array), or written by `fill` (records split into columns).
+ */
 interface Move {
-  array: ArrayBufferView;
+  arrays: ArrayBufferView[];
   to: number;
+  /** Bytes written from `to` on. */
+  out: number;
   from: number;
   length: number;
+  fill?: (whole: Uint8Array) => void;
 }
 
 interface Active {
@@ -97,18 +104,42 @@ export function placeBelow(buffer: ArrayBufferLike, at: number, byteLength: numb
   if (a === undefined || a.buffer !== buffer || a.mode !== 'in-situ') return -1;
   const to = at - (at % align);
   if (to < a.start || at + byteLength > a.end) return -1;
-  a.moves.push({ array: EMPTY, to, from: at, length: byteLength });
+  a.moves.push({ arrays: [], to, out: byteLength, from: at, length: byteLength });
   return to;
 }
 
 /** Ties the last move {@link placeBelow} recorded to the array made for it. */
 export function placed<T extends ArrayBufferView>(array: T): T {
-  const m = active!.moves[active!.moves.length - 1]!;
-  m.array = array;
+  active!.moves[active!.moves.length - 1]!.arrays.push(array);
   return array;
 }
 
-const EMPTY = new Uint8Array(0);
+/**
+ * In situ: room for arrays converted from the `length` bytes at absolute offset `from` (records
+ * split into columns) that take `out` bytes, no more than the source: the offset aligned to
+ * `align` at or below `from` where the caller lays them out, or -1 (not in situ, or no room).
+ * The caller makes its views there and hands them to {@link convertedInto} with the function
+ * that writes them when the decode ends.
+ */
+export function placeConverted(buffer: ArrayBufferLike, from: number, length: number, out: number, align: number): number {
+  const a = active;
+  if (a === undefined || a.buffer !== buffer || a.mode !== 'in-situ') return -1;
+  const to = from - (from % align);
+  if (to < a.start || from + length > a.end || to + out > from + length) return -1;
+  a.moves.push({ arrays: [], to, out, from, length });
+  return to;
+}
+
+/**
+ * Completes {@link placeConverted}: `fill` runs once the decode ends, if the document holds any
+ * of `arrays`; it reads the source bytes from the whole buffer and writes the arrays (it may
+ * overwrite the source as it goes, nothing outside it and the arrays).
+ */
+export function convertedInto(arrays: ArrayBufferView[], fill: (whole: Uint8Array) => void): void {
+  const m = active!.moves[active!.moves.length - 1]!;
+  m.arrays.push(...arrays);
+  m.fill = fill;
+}
 
 /**
  * True when `a` is (or may be) a view of an input some shared decode read: writing into it would
@@ -137,17 +168,14 @@ function arraysOver(root: unknown, buffer: ArrayBufferLike, out: Set<ArrayBuffer
 function settle(doc: unknown, state: Active): boolean {
   const held = new Set<ArrayBufferView>();
   arraysOver(doc, state.buffer, held, new Set());
-  const byArray = new Map<ArrayBufferView, Move>();
-  for (const m of state.moves) if (held.has(m.array)) byArray.set(m.array, m);
-  if (byArray.size === 0) return true;
-  // Where each held array's bytes end up: a view's own bytes, a moved array's target. No target
-  // may overlap another array's (views of the same bytes may overlap each other).
+  const moved = new Set<ArrayBufferView>();
+  const moves = state.moves.filter((m) => m.arrays.some((x) => held.has(x)));
+  if (moves.length === 0) return true;
+  for (const m of moves) for (const x of m.arrays) moved.add(x);
+  // Where each held array's bytes end up (views: where they are; moved arrays: their target). No
+  // target may overlap another array's (views of the same bytes may overlap each other).
   const finals: { start: number; end: number; move: boolean }[] = [];
-  for (const a of held) {
-    const m = byArray.get(a);
-    if (m) finals.push({ start: m.to, end: m.to + m.length, move: true });
-    else finals.push({ start: a.byteOffset, end: a.byteOffset + a.byteLength, move: false });
-  }
+  for (const a of held) finals.push({ start: a.byteOffset, end: a.byteOffset + a.byteLength, move: moved.has(a) });
   finals.sort((x, y) => x.start - y.start);
   let anyEnd = -1;
   let moveEnd = -1;
@@ -159,14 +187,17 @@ function settle(doc: unknown, state: Active): boolean {
   // Moves are made from the lowest target up; no move may write over the source of a later one
   // before it is read. (An array right behind another of its alignment moves into the bytes
   // that one has just vacated.)
-  const moves = [...byArray.values()].sort((x, y) => x.to - y.to);
+  moves.sort((x, y) => x.to - y.to);
   let written = -1;
   for (const m of moves) {
     if (m.from < written) return false;
-    written = Math.max(written, m.to + m.length);
+    written = Math.max(written, m.to + m.out);
   }
   const whole = new Uint8Array(state.buffer);
-  for (const m of moves) whole.copyWithin(m.to, m.from, m.from + m.length);
+  for (const m of moves) {
+    if (m.fill) m.fill(whole);
+    else whole.copyWithin(m.to, m.from, m.from + m.length);
+  }
   dropRaw(doc);
   return true;
 }

@@ -53,15 +53,23 @@ describe('npm run bench', () => {
     expect(memcpy.length).toBe(2);
     for (const m of memcpy) expect(m.value).toBeGreaterThan(0);
 
-    // The generated input: decode and both encodes, each a positive figure with its ratio and a verdict.
+    // The generated input: the decode a command runs (in situ, with its target), the shared and
+    // copying decodes beside it, and both encodes, each a positive figure with its ratio.
     const generated = rows.filter((x) => x.section === 'codec' && x.input.startsWith('generated'));
-    expect(generated.map((x) => x.metric).sort()).toEqual(['decode', 'encode (all fields)', 'encode (save untouched)']);
+    expect(generated.map((x) => x.metric).sort()).toEqual([
+      'decode', 'decode (copies: editor, host)', 'decode (shared: roundtrip, check)', 'encode (all fields)', 'encode (save untouched)',
+    ]);
     for (const g of generated) {
       expect(g.value).toBeGreaterThan(0);
       expect(Number.isFinite(g.vsMemcpy) && g.vsMemcpy! > 0).toBe(true);
-      expect(g.target).toBe('>= 1000 MB/s');
+      if (g.metric.startsWith('decode (')) {
+        expect(g.verdict).toBe('-');
+        continue;
+      }
+      expect(g.target).toBe(g.metric === 'decode' ? '>= 4000 MB/s' : '>= 1000 MB/s');
       expect(['PASS', 'MISS']).toContain(g.verdict);
     }
+    expect(generated.find((x) => x.metric === 'decode')?.note).toMatch(/as lodsmith info decodes \(share: 'in-situ'\)/);
     const memory = rows.filter((x) => x.section === 'memory');
     expect(memory.length).toBeGreaterThan(0);
     for (const m of memory) {

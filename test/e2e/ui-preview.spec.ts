@@ -238,6 +238,12 @@ test.describe('screenshots', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: 'Screenshot' })).toHaveCount(0);
     await expect(button).toBeFocused();
+    // A press outside the panel closes it too, and leaves the focus where the press put it.
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Screenshot' })).toBeVisible();
+    await page.getByTestId('shading-select').click();
+    await expect(page.getByRole('dialog', { name: 'Screenshot' })).toHaveCount(0);
+    await expect(page.getByTestId('shading-select')).toBeFocused();
   });
 });
 

@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures/index.ts';
-import { holdEditReplies } from './fixtures/slow-host.ts';
+import { expectUndoBeforeReRead, holdEditReplies } from './fixtures/slow-host.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 import { decodeLod } from '../../shared/formats/lodka/decode.ts';
@@ -145,27 +145,5 @@ test('undo right after an edit comes back shows the value from before it, even w
   // (100) stayed on screen over the restored 0.
   await openGround(page, lodsmith.root, lodsmith.page({ open: 'models/robot.lod' }));
   const shininess = page.locator('[data-testid=materials-editor] [data-testid=field-shininess] [data-testid=field-input]');
-  const before = await shininess.inputValue();
-  expect(before).not.toBe('100');
-  // Hold every re-read of nodes on its way to the host until the undo is done.
-  const held: (() => void)[] = [];
-  let reads = 0;
-  let holding = true;
-  await page.route(/\/api\/doc(:|%3A)(inspect|query)$/i, async (route) => {
-    reads++;
-    if (holding) await new Promise<void>((r) => held.push(r));
-    await route.continue();
-  });
-  await shininess.fill('100');
-  await shininess.press('Enter');
-  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
-  await expect(shininess).toHaveValue('100');
-  await expect.poll(() => reads).toBeGreaterThan(0);
-  await page.locator('[data-testid=tree]').focus();
-  await page.keyboard.press('Control+z');
-  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'false');
-  holding = false;
-  for (const r of held.splice(0)) r();
-  await expect(shininess).toHaveValue(before);
-  await expect(shininess).not.toHaveAttribute('data-draft', 'true');
+  await expectUndoBeforeReRead(page, shininess, '100');
 });

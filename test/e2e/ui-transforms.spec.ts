@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+import { expectUndoBeforeReRead } from './fixtures/slow-host.ts';
 
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
 
@@ -70,4 +71,45 @@ test('colliders and proxies share one list-plus-transform block, driven by the k
     await expect(x).toHaveValue('0.25');
     await expect(page.locator('[data-testid=doc-tab]')).toHaveAttribute('data-dirty', 'true');
   }
+});
+
+/** Drops the sample model on the window: it opens read-only, so the host refuses every edit. */
+async function dropSample(page: import('@playwright/test').Page): Promise<void> {
+  const bytes = Array.from(encodeLod(buildSampleLod()));
+  await page.evaluate((data) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(data)], 'dropped_robot.lod'));
+    for (const type of ['dragenter', 'dragover', 'drop']) document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, bytes);
+  await expect(page.getByRole('tab', { name: /dropped_robot\.lod, read-only/ })).toBeVisible();
+}
+
+test('a transform the host refuses stays typed as a draft with the reason; Escape shows the stored value', async ({ page, lodsmith }) => {
+  await page.goto(lodsmith.url);
+  await dropSample(page);
+  for (const [tab, item, input] of [['proxies', 'proxy-item', 'proxy-position-0'], ['colliders', 'collider-item', 'collider-scale-1']] as const) {
+    await page.locator(`[data-testid=tab-${tab}]`).click();
+    await page.locator(`[data-testid=${item}]`).nth(1).click();
+    const x = page.locator(`[data-testid=${input}]`);
+    const stored = await x.inputValue();
+    await x.fill('7.5');
+    await x.press('Enter');
+    await expect(page.locator(`[data-testid=${tab}-editor] [role=alert]`)).toContainText('read-only');
+    // The text the document never took is the user's draft again, not a value shown as stored.
+    await expect(x).toHaveValue('7.5');
+    await expect(x).toHaveAttribute('data-draft', 'true');
+    await x.press('Escape');
+    await expect(x).toHaveValue(stored);
+    await expect(x).not.toHaveAttribute('data-draft', 'true');
+  }
+});
+
+test('undo right after a transform edit comes back shows the value from before it, even while the editor is re-read', async ({ page, lodsmith }) => {
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page({ open: 'models/robot.lod' }));
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await page.locator('[data-testid=tab-colliders]').click();
+  await page.locator('[data-testid=collider-item]').first().click();
+  const sizeX = page.locator('[data-testid=collider-scale-0]');
+  await expectUndoBeforeReRead(page, sizeX, '3');
 });

@@ -82,3 +82,82 @@ describe('sharing reader', () => {
     expect(b).toEqual(before);
   });
 });
+
+describe('in-situ reading', () => {
+  /** A count byte, then `n` floats (1.5, 2.5, ...) at offset 1: unaligned by 1. */
+  function counted(n: number, lead = 1): Uint8Array {
+    const b = new Uint8Array(lead + n * 4);
+    b[lead - 1] = n;
+    const dv = new DataView(b.buffer);
+    for (let i = 0; i < n; i++) dv.setFloat32(lead + i * 4, i + 1.5, true);
+    return b;
+  }
+
+  it('moves an unaligned array down into alignment once the decode returns, allocating nothing', () => {
+    const b = counted(3);
+    const budget = new MemoryBudget(1 << 20);
+    const doc = withBudget(budget, () => withSharedInput(b, () => {
+      const r = new BinaryReader(b);
+      expect(r.inSitu).toBe(true);
+      const n = r.u8();
+      return { values: r.f32Array(n) };
+    }, 'in-situ'));
+    expect(doc.values.buffer).toBe(b.buffer);
+    expect(doc.values.byteOffset).toBe(0);
+    expect(Array.from(doc.values)).toEqual([1.5, 2.5, 3.5]);
+    expect(budget.used).toBe(0);
+  });
+
+  it('moves nothing for an array the finished document does not hold (a layout tried and dropped)', () => {
+    const b = counted(3);
+    const before = b.slice();
+    const doc = withSharedInput(b, () => {
+      const tried = new BinaryReader(b);
+      tried.u8();
+      tried.f32Array(3);
+      return { n: b[0] };
+    }, 'in-situ');
+    expect(doc.n).toBe(3);
+    expect(b).toEqual(before);
+  });
+
+  it('decodes again with copies when a move would overwrite bytes another array of the document views', () => {
+    // Two bytes kept as a view, a count byte, then floats at offset 3: their aligned place (0)
+    // is where the kept bytes are.
+    const b = new Uint8Array(3 + 8);
+    b.set([0xaa, 0xbb, 2]);
+    new DataView(b.buffer).setFloat32(3, 1.25, true);
+    new DataView(b.buffer).setFloat32(7, -2, true);
+    const before = b.slice();
+    let runs = 0;
+    const doc = withSharedInput(b, () => {
+      runs++;
+      const r = new BinaryReader(b);
+      const tag = r.bytesCopy(2);
+      const n = r.u8();
+      return { tag, values: r.f32Array(n) };
+    }, 'in-situ');
+    expect(runs).toBe(2);
+    expect(b).toEqual(before);
+    expect(doc.tag.buffer).toBe(b.buffer);
+    expect(doc.values.buffer).not.toBe(b.buffer);
+    expect(Array.from(doc.values)).toEqual([1.25, -2]);
+  });
+
+  it('never moves below the start of the input inside a larger buffer (a pooled Buffer)', () => {
+    const whole = new Uint8Array(16);
+    const b = whole.subarray(5, 5 + 9);
+    b[0] = 2;
+    new DataView(whole.buffer).setFloat32(6, 7.5, true);
+    new DataView(whole.buffer).setFloat32(10, 8.5, true);
+    whole[4] = 0x77;
+    const doc = withSharedInput(b, () => {
+      const r = new BinaryReader(b);
+      return { values: r.f32Array(r.u8()) };
+    }, 'in-situ');
+    // Offset 6's aligned place is 4, outside the input: copied instead, the byte before untouched.
+    expect(whole[4]).toBe(0x77);
+    expect(Array.from(doc.values)).toEqual([7.5, 8.5]);
+  });
+});
+

@@ -7,6 +7,7 @@
  * 28 or 32 bytes, MSH1 MeshMode 2 / 3 and FaceType 1 / 2. Unknown chunk IDs keep their bytes.
  */
 import { BinaryReader } from '../../binary/reader.ts';
+import { convertedInto, placeConverted } from '../../binary/share.ts';
 import { DecodeError } from '../../errors.ts';
 import {
   CHUNK_HEADER_SIZE, CONTAINER_IDS, Collider, LEAF_IDS, LODKA_SIGNATURE, Light, MaterialOptions, PhysBody, PhysGeom,
@@ -291,7 +292,16 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
       const rs = weightRecordSize(ctx.bones);
       const n = r.i32Count(rs, 'BonesWeigthArLen');
       r.need(n * rs, 'weight records');
+      if (r.inSitu && (rs === 5 || rs === 6)) {
+        const split = splitWeightsInSitu(r, n, rs);
+        if (split) {
+          node.weightBoneIds = split.ids;
+          node.weights = split.weights;
+          return;
+        }
+      }
       // One bounds check for all records, then a plain loop; weights are moved as their bits.
+      r.charge(n * 6, 'weight records');
       const ids = new Uint16Array(n);
       const ws = new Float32Array(n);
       const bits = new Uint32Array(ws.buffer);
@@ -317,6 +327,40 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
   }
   if (head.count !== ng) node.keepCount = true;
   return node;
+}
+
+/**
+ * In situ (share.ts): the weights of the (BoneID, weight) records, 5 or 6 bytes each, are written
+ * 4-aligned into the records' own bytes when the decode ends instead of into a new array; the
+ * 6-byte records' 2-byte ids follow them there (set aside first, since the weights overwrite the
+ * records front to back: the one allocation, charged here), 1-byte ids are widened into a new
+ * array at once. Undefined when there is no room.
+ */
+function splitWeightsInSitu(r: BinaryReader, n: number, rs: 5 | 6): { ids: Uint16Array; weights: Float32Array } | undefined {
+  const from = r.bytes.byteOffset + r.pos;
+  const to = placeConverted(r.bytes.buffer, from, n * rs, rs === 6 ? n * 6 : n * 4, 4);
+  if (to < 0) return undefined;
+  r.charge(n * 2, 'weight bone IDs');
+  const weights = new Float32Array(r.bytes.buffer, to, n);
+  let ids: Uint16Array;
+  if (rs === 5) {
+    ids = new Uint16Array(n);
+    for (let i = 0, o = r.pos; i < n; i++, o += 5) ids[i] = r.bytes[o]!;
+  } else {
+    ids = new Uint16Array(r.bytes.buffer, to + n * 4, n);
+  }
+  const inPlace = rs === 6 ? [weights, ids] : [weights];
+  convertedInto(inPlace, (whole) => {
+    const dv = new DataView(whole.buffer);
+    const saved = rs === 6 ? new Uint16Array(n) : undefined;
+    if (saved) for (let i = 0, o = from; i < n; i++, o += 6) saved[i] = dv.getUint16(o, true);
+    // Weight i lands at to + 4i, before the end of record i's own bytes (to <= from): never on a
+    // record not yet read. Moved as their bits (NaN payloads survive).
+    for (let i = 0, o = from + rs - 4; i < n; i++, o += rs) dv.setUint32(to + i * 4, dv.getUint32(o, true), true);
+    if (saved) ids.set(saved);
+  });
+  r.skip(n * rs, 'weight records');
+  return { ids, weights };
 }
 
 function readFaceGroup(r: BinaryReader, sets: number, nv: number, nn: number, tx: Float32Array[]): FaceGroup {

@@ -113,7 +113,7 @@ function decodeLod(r: BinaryReader): MlodLod {
   });
 }
 
-/** A bulk array to be copied out of the input on its first read (see bulk32). */
+/** An array to be made from the input on its first read (see bulk and settle). */
 class Deferred {
   readonly make: () => ArrayBufferView;
   constructor(make: () => ArrayBufferView) {

@@ -194,3 +194,43 @@ describe('codecs loaded from the format catalog (the CLI path)', () => {
     expect(arraysOf(shared).some(([, a]) => a.buffer === c.bytes.buffer && a.byteLength > 0)).toBe(true);
   });
 });
+
+describe('damaged inputs', () => {
+  it('decode alike copied, shared and in situ: the same document or the same DecodeError, never anything else', async () => {
+    const { isDecodeError } = await import('../../shared/errors.ts');
+    // A fixed-seed generator: each input is a fixture or corpus file with 1-4 bytes changed.
+    let state = 0x5eed5;
+    const next = (n: number): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state % n;
+    };
+    const outcome = (f: () => unknown): { ok: true; doc: unknown } | { ok: false; message: string } => {
+      try {
+        return { ok: true, doc: plain(f()) };
+      } catch (e) {
+        if (!isDecodeError(e)) throw e;
+        return { ok: false, message: (e as Error).message };
+      }
+    };
+    const small = all.filter((c) => c.bytes.length <= 300_000);
+    let decoded = 0;
+    let refused = 0;
+    for (let i = 0; i < 600; i++) {
+      const c = small[next(small.length)]!;
+      const damaged = c.bytes.slice();
+      for (let k = 1 + next(4); k > 0; k--) damaged[next(damaged.length)] = next(256);
+      const codec = formatById(c.format);
+      const shift = next(4);
+      const copied = outcome(() => codec.decode(placed(damaged, shift)));
+      const shared = outcome(() => codec.decode(placed(damaged, shift), { share: true }));
+      const insitu = outcome(() => codec.decode(placed(damaged, shift), { share: 'in-situ' }));
+      expect(shared, `${c.name} #${i}`).toEqual(copied);
+      expect(insitu, `${c.name} #${i}`).toEqual(copied);
+      if (copied.ok) decoded++;
+      else refused++;
+    }
+    // Both kinds occurred, so both paths were compared.
+    expect(decoded).toBeGreaterThan(50);
+    expect(refused).toBeGreaterThan(50);
+  });
+});

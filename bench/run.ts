@@ -30,21 +30,24 @@ interface Args {
   json: boolean;
   quick: boolean;
   only: string[];
+  /** Formats the command-memory section runs (all when empty). */
+  formats: string[];
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,bombs,preview,...] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { json: false, quick: false, only: [], out: join(repoRoot, 'bench/results/latest.json') };
+  const args: Args = { json: false, quick: false, only: [], formats: [], out: join(repoRoot, 'bench/results/latest.json') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') args.json = true;
     else if (a === '--quick') args.quick = true;
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--formats') args.formats = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a === '--out') {
       const f = argv[++i];
       if (!f) throw new UsageError('--out needs a file name');
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
   }
   if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
-  if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log)));
+  if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log, args.formats)));
 
   if (wants('preview')) {
     // The largest real file of each format, opened through the app's own Open dialog. Real files

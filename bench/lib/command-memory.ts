@@ -35,12 +35,15 @@ function highWater(args: readonly string[]): { bytes: number; status: number | n
   return { bytes: m ? Number(m[1]) : NaN, status: r.status, err: err.replace(/\n?LODSMITH_HWM \d+\n?/, '').trim() };
 }
 
-export async function benchCommandMemory(quick: boolean, log: (s: string) => void): Promise<Row[]> {
+/** `formats`: run only these (`--formats`); every format when empty. */
+export async function benchCommandMemory(quick: boolean, log: (s: string) => void, formats: readonly string[] = []): Promise<Row[]> {
+  const unknown = formats.filter((f) => !SIZED.some((s) => s.format === f));
+  if (unknown.length) throw new Error(`--formats: no command-memory input for ${unknown.join(', ')} (known: ${SIZED.map((s) => s.format).join(', ')})`);
   const rows: Row[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-cmdmem-'));
   try {
     const bare = highWater(['-e', '0']).bytes;
-    for (const s of SIZED) {
+    for (const s of SIZED.filter((x) => formats.length === 0 || formats.includes(x.format))) {
       const spec = GENERATED.find((g) => g.format === s.format)!;
       const input = quick ? `${s.label} (quick: 1/10)` : s.label;
       const builder = await loadBuilder(spec);

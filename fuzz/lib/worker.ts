@@ -195,6 +195,8 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
   // An input the decoder accepted must save back byte-identical: the lossless promise holds for
   // odd files too, not only for the ones the corpus happens to contain.
   if (!identical) return done({ outcome: 'mismatch', stage: 'encode', message: 'accepted input does not re-encode byte-identical' }, doc, total);
+  const modes = checkCliModes(codec, doc, bytes);
+  if (modes) return done({ outcome: 'stage-crash', stage: modes.stage, message: modes.message, stack: modes.stack }, doc, total);
   return done({ outcome: 'ok' }, doc, total);
 }
 
@@ -251,3 +253,43 @@ parentPort!.on('message', (req: FuzzRequest) => {
   })();
 });
 parentPort!.postMessage({ ready: true });
+
+const infoJson = (info: unknown) => JSON.stringify(info, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+
+/**
+ * The decodes the CLI runs instead of the editor's copying one (shared/binary/share.ts), on an
+ * input the copying decode accepted and saved back byte-identical: `share: true` (roundtrip,
+ * check, validate, convert), whose document, saved whole or as pieces, must be the file again;
+ * and `share: 'in-situ'` (info) on a copy of the input at an odd offset, which may move arrays
+ * inside it, whose info must be the copying decode's and whose save from its fields the file.
+ * Returns what went wrong, or undefined.
+ */
+function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, bytes: Uint8Array): { stage: string; message: string; stack?: string } | undefined {
+  const want = infoJson(codec.info(doc, bytes.length));
+  let stage = 'share';
+  try {
+    const shared = codec.decode(bytes, { fileName: 'fuzz-input', share: true }) as object;
+    if (infoJson(codec.info(shared, bytes.length)) !== want) return { stage, message: 'a shared decode gives another info than the copying decode' };
+    if (!same(codec.encode(shared), bytes)) return { stage, message: 'a shared decode does not save back byte-identical' };
+    if (codec.encodePieces) {
+      stage = 'share-pieces';
+      const pieces = codec.encodePieces(shared);
+      let at = 0;
+      for (const piece of pieces) {
+        if (!same(piece, bytes.subarray(at, at + piece.length))) return { stage, message: `the saved pieces differ from the input in the piece at ${at}` };
+        at += piece.length;
+      }
+      if (at !== bytes.length) return { stage, message: `the saved pieces hold ${at} bytes, the input ${bytes.length}` };
+    }
+    stage = 'in-situ';
+    const place = new Uint8Array(bytes.length + 1).subarray(1);
+    place.set(bytes);
+    const situ = codec.decode(place, { fileName: 'fuzz-input', share: 'in-situ' }) as object;
+    if (infoJson(codec.info(situ, bytes.length)) !== want) return { stage, message: 'an in-situ decode gives another info than the copying decode' };
+    if (!same(codec.encode(situ, { reuseRaw: false }), bytes)) return { stage, message: 'an in-situ decode does not save back byte-identical from its fields' };
+  } catch (e) {
+    const d = describe(e);
+    return { stage, message: `${d.name} in ${stage} decode of an input the copying decode accepted: ${d.message}`, stack: d.stack };
+  }
+  return undefined;
+}

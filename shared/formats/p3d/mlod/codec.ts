@@ -1,12 +1,15 @@
 /**
  * The `p3d-mlod` codec: editable P3D models (`MLOD` header, P3DM and SP3X LODs). Format notes
  * in NOTES.md beside this file.
+ *
+ * Not `inSitu` (registry.ts): the document's deferred columns read the input bytes after decode
+ * returns, so those bytes must stay as they are (a sharing decode only views them).
  */
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import type { FormatCodec } from '../../registry.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
 import { checkMlodEdit, createMlodNode } from './edits.ts';
-import { encodeMlod } from './encode.ts';
+import { encodeMlod, encodeMlodPieces } from './encode.ts';
 import { mlodToScene } from './scene.ts';
 import type { MlodDocument } from './types.ts';
 import { mlodInfo, mlodInspect, mlodOutline, mlodValidate } from './views.ts';
@@ -18,6 +21,7 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   probe: probeMlod,
   decode: (bytes) => decodeMlod(bytes),
   encode: (doc, opts) => encodeMlod(doc, opts),
+  encodePieces: (doc, opts) => encodeMlodPieces(doc, opts),
   info: mlodInfo,
   validate: mlodValidate,
   toScene: mlodToScene,

@@ -19,6 +19,7 @@
 import { chargeAllocation } from '../../../binary/budget.ts';
 import { BinaryReader } from '../../../binary/reader.ts';
 import { withNanBits } from '../../../schema/schema.ts';
+import { deferField } from '../../../model/deferred.ts';
 import { decodeText } from '../../../binary/text.ts';
 import {
   END_OF_FILE, SELECTION_LIKE, isSpecialTagName,
@@ -79,18 +80,21 @@ function decodeLod(r: BinaryReader): MlodLod {
   // Counts are checked against the bytes left before any allocation.
   r.count(nPoints, POINT_SIZE, 'point', start + 12);
   chargeAllocation(nPoints * 16, 'point table', start + 12, r.path);
-  const points = new Float32Array(nPoints * 3);
-  const pointFlags = new Uint32Array(nPoints);
-  r.within('points', () => readPoints(r, nPoints, new Uint32Array(points.buffer), pointFlags));
+  // Point records interleave x, y, z and flags, so neither column can be a view of them: each is
+  // split out of the checked records on its first read (`info` reads only how many flags there are).
+  r.within('points', () => r.need(nPoints * POINT_SIZE, 'points'));
+  const pointsAt = r.pos;
+  r.pos += nPoints * POINT_SIZE;
+  const bytes = r.bytes;
+  const points = new Deferred(() => pointColumn(bytes, pointsAt, nPoints, 3)) as unknown as Float32Array;
+  const pointFlags = new Deferred(() => pointColumn(bytes, pointsAt, nPoints, 1)) as unknown as Uint32Array;
   r.count(nNormals, NORMAL_SIZE, 'normal', start + 16);
-  const normals = r.within('normals', () => r.f32Array(nNormals * 3, 'normals'));
+  const normals = r.within('normals', () => bulk32(r, nNormals * 3, Float32Array, 'normals'));
   r.count(nFaces, signature === 'SP3X' ? SP3X_FACE_SIZE : MIN_FACE_SIZE, 'face', start + 20);
-  const faces = r.within('faces', () => decodeFaces(r, signature, nFaces));
+  const [faces, vertexTotal] = r.within('faces', () => decodeFaces(r, signature, nFaces));
   const taggAt = r.pos;
   const tagg = r.string(4, 'latin1', 'TAGG signature');
   if (tagg !== 'TAGG') r.fail(`expected "TAGG" after the faces, found "${tagg}"`, taggAt);
-  let vertexTotal = 0;
-  for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, faces.vertexCount[i]!);
   const tags: MlodTag[] = [];
   for (;;) {
     // No count: the list ends at the end tag. Charged 64 records at a time (real LODs have a few
@@ -102,54 +106,141 @@ function decodeLod(r: BinaryReader): MlodLod {
   }
   const resolutionAt = r.pos;
   const resolution = r.within('resolution', () => r.f32());
-  return {
+  return settle({
     ...nanField('resolution', resolution, r.bytes, resolutionAt),
     signature, headerSize, version, flags, headerExtra, points, pointFlags, normals, faces, tags, resolution,
     $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
-  };
+  });
 }
 
-/** Point records (x, y, z as bits, then flags) split into the two columns, read in place. */
-function readPoints(r: BinaryReader, n: number, pointBits: Uint32Array, pointFlags: Uint32Array): void {
-  r.need(n * POINT_SIZE, 'points');
-  const view = r.view;
-  const p0 = r.pos;
-  for (let i = 0, q = p0; i < n; i++, q += POINT_SIZE) {
-    pointBits[i * 3] = view.getUint32(q, true);
-    pointBits[i * 3 + 1] = view.getUint32(q + 4, true);
-    pointBits[i * 3 + 2] = view.getUint32(q + 8, true);
-    pointFlags[i] = view.getUint32(q + 12, true);
+/** An array to be made from the input on its first read (see bulk and settle). */
+class Deferred {
+  readonly make: () => ArrayBufferView;
+  constructor(make: () => ArrayBufferView) {
+    this.make = make;
   }
-  r.pos = p0 + n * POINT_SIZE;
 }
 
-function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): MlodFaces {
+/** Smaller arrays are copied while decoding (a deferred field costs a closure). */
+const DEFER_BYTES = 4096;
+
+/**
+ * `n` values of `size` bytes at the reader's position, as `kind`. A sharing reader
+ * (shared/binary/share.ts) gives a view of the input where the offset is a multiple of `size`.
+ * Otherwise the array is a copy, and a copy of at least {@link DEFER_BYTES} is deferred to the
+ * first read of the field ({@link settle}): most readers (info, roundtrip, an untouched save, the
+ * viewport, which draws from the points and faces) never ask for a tag's values, and MLOD's
+ * strings leave tag data at any offset, so a sharing reader often cannot view it. Checked and
+ * charged now either way, like any copy.
+ */
+function bulk<A extends ArrayBufferView>(r: BinaryReader, n: number, size: 1 | 4, kind: { new (b: ArrayBuffer): A }, what: string): A {
+  const at = r.pos;
+  const len = n * size;
+  const view = r.share && (r.bytes.byteOffset + at) % size === 0;
+  if (view || len < DEFER_BYTES) {
+    return (size === 1 ? r.u8Array(n, what) : (kind as unknown) === Float32Array ? r.f32Array(n, what) : r.u32Array(n, what)) as unknown as A;
+  }
+  r.need(len, what);
+  r.charge(len, what);
+  r.pos += len;
+  const bytes = r.bytes;
+  // Copied as bytes, so NaN payloads survive.
+  return new Deferred(() => new kind(new Uint8Array(bytes.subarray(at, at + len)).buffer)) as unknown as A;
+}
+
+const bulk32 = <A extends Float32Array | Uint32Array>(r: BinaryReader, n: number, kind: { new (b: ArrayBuffer): A }, what: string): A =>
+  bulk(r, n, 4, kind, what);
+
+/** Turns the {@link Deferred} values among `obj`'s own fields into deferred fields. */
+function settle<T extends object>(obj: T): T {
+  for (const [k, v] of Object.entries(obj)) {
+    if (v instanceof Deferred) deferField(obj as Record<string, unknown>, k, v.make);
+  }
+  return obj;
+}
+
+/**
+ * One column of `n` point records at `at` (checked by the decoder): x, y, z (`width` 3, as bits,
+ * so NaN payloads survive, returned as a Float32Array) or the flags (`width` 1, a Uint32Array).
+ */
+function pointColumn(bytes: Uint8Array, at: number, n: number, width: 1 | 3): Float32Array | Uint32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Uint32Array(n * width);
+  if (width === 1) {
+    for (let i = 0, q = at + 12; i < n; i++, q += POINT_SIZE) out[i] = view.getUint32(q, true);
+    return out;
+  }
+  for (let i = 0, q = at; i < n; i++, q += POINT_SIZE) {
+    out[i * 3] = view.getUint32(q, true);
+    out[i * 3 + 1] = view.getUint32(q + 4, true);
+    out[i * 3 + 2] = view.getUint32(q + 8, true);
+  }
+  return new Float32Array(out.buffer);
+}
+
+/** The face block, and its vertex total (a UV set holds one UV per used vertex slot). */
+function decodeFaces(r: BinaryReader, signature: LodSignature, n: number): [MlodFaces, number] {
   const start = r.pos;
-  // Nine columns of 4 bytes per vertex slot or face (+ the SP3X texture field).
+  // Nine columns of 4 bytes per vertex slot or face (+ the SP3X texture field), charged here even
+  // where columns are made later (see below): a file too large for the budget is refused while
+  // decoding, with its offset and path, never by a later read of a column.
   chargeAllocation(n * (4 * 4 + 4 * 4 + 8 * 4 + 4 * 4) + (signature === 'SP3X' ? n * SP3X_TEXTURE : 0), 'face table', start, r.path);
   const vertexCount = new Uint32Array(n);
-  const pointIndex = new Uint32Array(n * 4);
-  const normalIndex = new Uint32Array(n * 4);
-  const uv = new Float32Array(n * 8);
-  const flags = new Uint32Array(n);
   const textures: string[] = [];
   const textureIndex = new Uint32Array(n);
   const materials: string[] = [];
   const materialIndex = new Uint32Array(n);
-  const columns: FaceColumns = { vertexCount, pointIndex, normalIndex, uvBits: new Uint32Array(uv.buffer), flags };
-  let textureFields: Uint8Array | undefined;
   if (signature === 'SP3X') {
-    textureFields = new Uint8Array(n * SP3X_TEXTURE);
+    // Fixed-size records, only in small OFP files: every column at once.
+    const columns = fullColumns(n, vertexCount);
+    const textureFields = new Uint8Array(n * SP3X_TEXTURE);
     decodeSp3xFaces(r, n, columns, textureFields, textures, textureIndex);
     materials.push('');
-  } else {
-    decodeP3dmFaces(r, n, columns, textures, textureIndex, materials, materialIndex);
+    let vertexTotal = 0;
+    for (let i = 0; i < n; i++) vertexTotal += Math.min(4, vertexCount[i]!);
+    return [{
+      vertexCount, pointIndex: columns.pointIndex, normalIndex: columns.normalIndex, uv: new Float32Array(columns.uvBits.buffer),
+      flags: columns.flags, textures, textureIndex, materials, materialIndex, textureFields,
+      $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
+    }, vertexTotal];
   }
-  return {
-    vertexCount, pointIndex, normalIndex, uv, flags, textures, textureIndex, materials, materialIndex,
-    ...(textureFields ? { textureFields } : {}),
-    $span: [start, r.pos], $raw: r.viewAt(start, r.pos),
+  // P3DM: the walk reads each face's vertex count and finds its texture and material (which
+  // checks every record); the vertex slots and flags (68 of a face's 72 fixed bytes, 80% of the
+  // table) become columns on the first read of any of them, by the same walk over the same bytes.
+  // `info`, `roundtrip` and saving an untouched face block never read them.
+  const vertexTotal = walkP3dmFaces(r, n, { vertexCount }, textures, textureIndex, materials, materialIndex);
+  const end = r.pos;
+  const faces: MlodFaces = {
+    vertexCount, pointIndex: EMPTY_U32, normalIndex: EMPTY_U32, uv: EMPTY_F32, flags: EMPTY_U32,
+    textures, textureIndex, materials, materialIndex, $span: [start, end], $raw: r.viewAt(start, end),
   };
+  const bytes = r.bytes;
+  let made: Partial<FaceColumns> | undefined;
+  /** The four deferred columns, walked once; each getter takes its own (the walk's copy is dropped). */
+  const take = <K extends 'pointIndex' | 'normalIndex' | 'uvBits' | 'flags'>(key: K): FaceColumns[K] => {
+    if (made === undefined) {
+      const c = fullColumns(n, new Uint32Array(n));
+      const again = new BinaryReader(bytes, start, end);
+      walkP3dmFaces(again, n, c, [], undefined, [], undefined);
+      if (again.pos !== end) throw new Error(`MLOD face block walked to ${again.pos}, decoded to ${end}`);
+      made = c;
+    }
+    const v = made[key]!;
+    delete made[key];
+    return v as FaceColumns[K];
+  };
+  deferField(faces, 'pointIndex', () => take('pointIndex'));
+  deferField(faces, 'normalIndex', () => take('normalIndex'));
+  deferField(faces, 'uv', () => new Float32Array(take('uvBits').buffer));
+  deferField(faces, 'flags', () => take('flags'));
+  return [faces, vertexTotal];
+}
+
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_F32 = new Float32Array(0);
+
+function fullColumns(n: number, vertexCount: Uint32Array): FaceColumns {
+  return { vertexCount, pointIndex: new Uint32Array(n * 4), normalIndex: new Uint32Array(n * 4), uvBits: new Uint32Array(n * 8), flags: new Uint32Array(n) };
 }
 
 interface FaceColumns {
@@ -160,6 +251,9 @@ interface FaceColumns {
   uvBits: Uint32Array;
   flags: Uint32Array;
 }
+
+/** Columns a walk fills: the vertex counts alone, or every fixed field. */
+type WalkColumns = Pick<FaceColumns, 'vertexCount'> & Partial<FaceColumns>;
 
 /**
  * The 72 fixed bytes of face `f` at `p` (vertex count, four vertex slots, flags) into the
@@ -214,10 +308,17 @@ function decodeSp3xFaces(
   }
 }
 
-function decodeP3dmFaces(
-  r: BinaryReader, n: number, c: FaceColumns,
-  textures: string[], textureIndex: Uint32Array, materials: string[], materialIndex: Uint32Array,
-): void {
+/**
+ * Walks `n` P3DM face records from the reader's position: fills `c.vertexCount` (and the other
+ * columns when `c` has them) and, when given, the texture and material index of each face.
+ * Returns the vertex total (the used slots: `min(4, vertexCount)` a face).
+ */
+function walkP3dmFaces(
+  r: BinaryReader, n: number, c: WalkColumns,
+  textures: string[], textureIndex: Uint32Array | undefined, materials: string[], materialIndex: Uint32Array | undefined,
+): number {
+  const full = c.pointIndex !== undefined ? (c as FaceColumns) : undefined;
+  const vertexCount = c.vertexCount;
   const view = r.view;
   const bytes = r.bytes;
   const end = r.end;
@@ -235,30 +336,42 @@ function decodeP3dmFaces(
   // the first `next` set does not change the field's type and throw away optimised code.)
   const table = new TailTable(textures, materials);
   let last = NO_TAIL;
+  /** Whether the last face's tail was the one that followed its predecessor's last time (tried first). */
+  let viaNext = false;
+  let vertexTotal = 0;
   let p = r.pos;
   for (let f = 0; f < n; f++) {
     if (p + FACE_RECORD > end) {
       r.pos = p;
       r.need(FACE_RECORD, `face ${f}`);
     }
-    readFaceRecord(view, p, f, c);
-    p += FACE_RECORD;
-    let hit = last;
-    if (last === NO_TAIL || !tailAt(last, view, bytes, p, end)) {
-      const next = last.next;
-      if (next !== NO_TAIL && tailAt(next, view, bytes, p, end)) {
-        hit = next;
-      } else {
-        hit = table.find(r, f, p);
-        if (last !== NO_TAIL) last.next = hit;
-      }
+    let vc: number;
+    if (full !== undefined) {
+      readFaceRecord(view, p, f, full);
+      vc = full.vertexCount[f]!;
+    } else {
+      vc = vertexCount[f] = view.getUint32(p, true);
     }
+    vertexTotal += vc < 4 ? vc : 4;
+    p += FACE_RECORD;
+    // Alternating pairs (a checkerboard of two textures) follow `next`; runs repeat `last`.
+    const first: Tail = viaNext ? last.next : last;
+    const second: Tail = viaNext ? last : last.next;
+    let hit: Tail;
+    if (first !== NO_TAIL && tailAt(first, view, bytes, p, end)) hit = first;
+    else if (second !== NO_TAIL && tailAt(second, view, bytes, p, end)) hit = second;
+    else {
+      hit = table.find(r, f, p);
+      if (last !== NO_TAIL) last.next = hit;
+    }
+    viaNext = hit !== last;
     last = hit;
-    textureIndex[f] = hit.texture;
-    materialIndex[f] = hit.material;
-    p += hit.bytes.length;
+    if (textureIndex !== undefined) textureIndex[f] = hit.texture;
+    if (materialIndex !== undefined) materialIndex[f] = hit.material;
+    p += hit.len;
   }
   r.pos = p;
+  return vertexTotal;
 }
 
 /** Every tail seen so far in a face block, by a hash of its bytes, and the two path tables. */
@@ -320,6 +433,8 @@ function tailHash(view: DataView, b: Uint8Array, p: number, len: number): number
 interface Tail {
   /** `texture NUL material NUL` as in the file. */
   bytes: Uint8Array;
+  /** Its length. */
+  len: number;
   /** The same bytes as little-endian 32-bit words (the last partial word left out). */
   words: Uint32Array;
   texture: number;
@@ -332,7 +447,7 @@ interface Tail {
  * "No tail": the previous tail of the first face, and the `next` of a tail nothing has followed
  * yet. Never compared (a real tail holds at least its two NULs; this one holds nothing).
  */
-const NO_TAIL: Tail = { bytes: new Uint8Array(0), words: new Uint32Array(0), texture: 0, material: 0, next: undefined as unknown as Tail };
+const NO_TAIL: Tail = { bytes: new Uint8Array(0), len: 0, words: new Uint32Array(0), texture: 0, material: 0, next: undefined as unknown as Tail };
 NO_TAIL.next = NO_TAIL;
 
 function makeTail(src: Uint8Array, texture: number, material: number): Tail {
@@ -341,13 +456,13 @@ function makeTail(src: Uint8Array, texture: number, material: number): Tail {
   const words = new Uint32Array(bytes.length >>> 2);
   const dv = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
-  return { bytes, words, texture, material, next: NO_TAIL };
+  return { bytes, len: bytes.length, words, texture, material, next: NO_TAIL };
 }
 
 /** Whether the bytes at `p` start with tail `t` (inside the window ending at `end`). */
 function tailAt(t: Tail, view: DataView, b: Uint8Array, p: number, end: number): boolean {
   const e = t.bytes;
-  const len = e.length;
+  const len = t.len;
   if (p + len > end) return false;
   const w = t.words;
   const nw = w.length;
@@ -425,13 +540,13 @@ function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nF
   const done = <T extends MlodTag>(tag: T): T => {
     tag.$span = [start, r.pos];
     tag.$raw = r.viewAt(start, r.pos);
-    return tag;
+    return settle(tag);
   };
   // A known tag is typed only when its size fits its layout; otherwise its bytes are kept raw.
   if (name === END_OF_FILE) return done({ type: 'end', ...head, data: r.bytesCopy(size, 'tag data') });
   if ((!isSpecialTagName(name) || SELECTION_LIKE.has(name)) && size === nPoints + nFaces) {
-    const points = r.u8Array(nPoints, 'selected points');
-    const faces = r.u8Array(nFaces, 'selected faces');
+    const points = bulk(r, nPoints, 1, Uint8Array, 'selected points');
+    const faces = bulk(r, nFaces, 1, Uint8Array, 'selected faces');
     return done({ type: 'selection', ...head, points, faces });
   }
   if (name === '#Property#' && size === 2 * PROPERTY_FIELD) {
@@ -440,7 +555,7 @@ function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nF
     return done({ type: 'property', ...head, key: fixedText(keyField), value: fixedText(valueField), keyField, valueField });
   }
   if (name === '#Mass#' && size === 4 * nPoints) {
-    return done({ type: 'mass', ...head, masses: r.f32Array(nPoints, 'masses') });
+    return done({ type: 'mass', ...head, masses: bulk32(r, nPoints, Float32Array, 'masses') });
   }
   if (name === '#UVSet#' && (size === 4 + 8 * vertexTotal || size === 8 * vertexTotal)) {
     // The short size (without the set id) comes from an exporter bug seen in a real file: the
@@ -449,16 +564,16 @@ function decodeTag(r: BinaryReader, signature: LodSignature, nPoints: number, nF
     if (sizeExcludesId) size += 4;
     r.need(size, 'UV set');
     const setId = r.u32();
-    const uv = r.f32Array(vertexTotal * 2, 'UV set');
+    const uv = bulk32(r, vertexTotal * 2, Float32Array, 'UV set');
     return done({ type: 'uvset', ...head, setId, uv, ...(sizeExcludesId ? { sizeExcludesId } : {}) });
   }
   if (name === '#SharpEdges#' && size % 8 === 0) {
-    return done({ type: 'sharpEdges', ...head, edges: r.u32Array(size / 4, 'sharp edges') });
+    return done({ type: 'sharpEdges', ...head, edges: bulk32(r, size / 4, Uint32Array, 'sharp edges') });
   }
   if (name === '#Animation#' && size === 4 + 12 * nPoints) {
     const timeAt = r.pos;
     const time = r.f32();
-    return done({ ...nanField('time', time, r.bytes, timeAt), type: 'animation', ...head, time, points: r.f32Array(nPoints * 3, 'animation points') });
+    return done({ ...nanField('time', time, r.bytes, timeAt), type: 'animation', ...head, time, points: bulk32(r, nPoints * 3, Float32Array, 'animation points') });
   }
   return done({ type: 'raw', ...head, data: r.bytesCopy(size, 'tag data') });
 }

@@ -25,10 +25,7 @@ const TAGG = Uint8Array.of(0x54, 0x41, 0x47, 0x47);
  * returned once its measured size has been written exactly.
  */
 export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Array {
-  const reuse = opts.reuseRaw;
-  if (doc.signature.length !== 4) throw new EncodeError(`signature "${doc.signature}" must be 4 characters`, 'signature');
-  const signature = encodeText(doc.signature);
-  const plans = doc.lods.map((lod, i): Uint8Array | LodPlan => (reusable(lod, reuse) ? lod.$raw : planLod(lod, reuse, `lods[${i}]`)));
+  const { signature, plans } = planMlod(doc, opts);
   let size = 12 + doc.trailing.length;
   for (const p of plans) size += ArrayBuffer.isView(p) ? p.length : p.size;
   // Sized exactly, so finish() hands back the writer's own buffer: no growing, no final copy.
@@ -43,6 +40,42 @@ export function encodeMlod(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Ar
   w.bytes(doc.trailing);
   if (w.pos !== size) throw new Error(`MLOD encoder measured ${size} bytes but wrote ${w.pos}`);
   return w.finish();
+}
+
+/**
+ * The same bytes as {@link encodeMlod}, as pieces that are never joined (FormatCodec.encodePieces):
+ * the file header, then each LOD (an untouched one is its `$raw` view of the input, a dirty one is
+ * written into a buffer of its own), then the trailing bytes. Saving an untouched document this
+ * way allocates next to nothing.
+ */
+export function encodeMlodPieces(doc: MlodDocument, opts: EncodeOptions = {}): Uint8Array[] {
+  const { signature, plans } = planMlod(doc, opts);
+  const head = new BinaryWriter(12);
+  head.bytes(signature);
+  head.u32(doc.version);
+  head.u32(doc.lods.length);
+  const pieces = [head.finish()];
+  for (const p of plans) {
+    if (ArrayBuffer.isView(p)) {
+      pieces.push(p);
+      continue;
+    }
+    const w = new BinaryWriter(p.size);
+    writeLod(w, p);
+    if (w.pos !== p.size) throw new Error(`MLOD encoder measured ${p.size} bytes for ${p.where} but wrote ${w.pos}`);
+    pieces.push(w.finish());
+  }
+  pieces.push(doc.trailing);
+  return pieces;
+}
+
+/** Checks the document's header and measures every dirty LOD (an untouched one is its `$raw`). */
+function planMlod(doc: MlodDocument, opts: EncodeOptions): { signature: Uint8Array; plans: (Uint8Array | LodPlan)[] } {
+  const reuse = opts.reuseRaw;
+  if (doc.signature.length !== 4) throw new EncodeError(`signature "${doc.signature}" must be 4 characters`, 'signature');
+  const signature = encodeText(doc.signature);
+  const plans = doc.lods.map((lod, i): Uint8Array | LodPlan => (reusable(lod, reuse) ? lod.$raw : planLod(lod, reuse, `lods[${i}]`)));
+  return { signature, plans };
 }
 
 /** A dirty LOD, measured: its size and what writing it needs. */

@@ -2,6 +2,10 @@
  * The decoded MLOD document: plain objects, arrays and typed arrays (JSON-like, addressable by
  * node path, editable with the generic edit commands). Counts and sizes are not stored: the
  * encoder derives them from the arrays, which were read with exactly those counts.
+ *
+ * Some large arrays of a decoded document are deferred fields (shared/model/deferred.ts): made on
+ * their first read from the checked input bytes (see NOTES.md, "Reading and writing large LODs").
+ * To a reader they are ordinary fields.
  */
 import type { Span } from '../../../binary/reader.ts';
 import type { RawKeeping } from '../../../model/lossless.ts';

@@ -1,0 +1,38 @@
+/**
+ * Deferred fields: a document field whose value is made on its first read.
+ *
+ * A decoder that has already checked the bytes behind a large array, and charged the memory
+ * budget for it, may leave the array to be built when something first reads it: `info`,
+ * `roundtrip` and saving an untouched node never do, so they never pay for it (MLOD's face columns
+ * are 80% of a decoded file and come from variable-length records, so they cannot be views of
+ * the input). To every reader the field is an ordinary one: the first read builds the value and
+ * turns the field into a plain data property (enumerable, writable), so spreading, cloning,
+ * `Object.entries`, JSON and the edit commands all see the value; assigning before any read just
+ * stores the new value, and `make` is never called.
+ *
+ * `make` must be deterministic and must not fail: it reads bytes the decoder checked, which
+ * nothing may change while the document lives (the same rule as `$raw`).
+ */
+export function deferField<T extends object, K extends keyof T & string>(obj: T, key: K, make: () => T[K]): void {
+  const settle = (value: T[K]): void => {
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[K] {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set(value: T[K]) {
+      settle(value);
+    },
+  });
+}
+
+/** True while `obj[key]` is a deferred field that has not been read or assigned yet. */
+export function isDeferred(obj: object, key: string): boolean {
+  const d = Object.getOwnPropertyDescriptor(obj, key);
+  return d !== undefined && d.get !== undefined;
+}

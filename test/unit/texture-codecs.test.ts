@@ -11,6 +11,7 @@ import { decodeBlocks, encodeBlocks } from '../../shared/formats/texture/dxt.ts'
 import { decodeTexture, decodeTextureMip, encodeTexture, probeTexture, textureInfo, validateTexture } from '../../shared/formats/texture/index.ts';
 import { createPaa, decodePaa, encodePaa, layoutPaa } from '../../shared/formats/texture/paa.ts';
 import { expectDecodeError } from '../helpers/bad-input.ts';
+import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 
 /** Little byte builder. */
 class Bytes {
@@ -268,5 +269,72 @@ describe('bad PAA input', () => {
     expect(expectDecodeError(() => decodePaa(new Uint8Array([0x12, 0x34, 0, 0, 0, 0, 0, 0]))).message).toMatch(/unknown PAA type 0x3412 at offset 0/);
     const file = new Bytes().u16(0xff01).str('GGATCGVA').u32(1000).bytes;
     expect(expectDecodeError(() => decodePaa(file)).message).toMatch(/tag AVGC needs 1000 bytes .* at offset 14/);
+  });
+});
+
+describe("validateTexture without pictures (what `lodsmith check` runs)", () => {
+  const problems = (doc: ReturnType<typeof decodeTexture>, pixels: boolean): string[] =>
+    withBudget(MemoryBudget.forInput(1 << 20), () => validateTexture(doc, { pixels }).map((p) => `${p.severity} ${p.where} @${p.offset}: ${p.message}`));
+
+  it('reports what the full validation reports on damaged mips of every kind', () => {
+    const liar = paa(0xff01, [{ w: 64, h: 64, data: lzo1xCompress(new Uint8Array(100)), lzo: true }]);
+    const rle = paa(null, [{ w: 2, h: 2, data: new Uint8Array([0x8f, 7]) }], [0, 0, 0, 255, 255, 255], [['AVGC', new Uint8Array(4)]]);
+    const bomb = paa(0xff05, [{ w: 4096, h: 4096, data: lzo1xCompress(new Uint8Array(4096)), lzo: true }]);
+    const big = paa(0xff05, [{ w: 0xffff, h: 0xffff, data: new Uint8Array(16) }]);
+    let cases = 0;
+    for (const file of [liar, rle, bomb, big]) {
+      const doc = decodeTexture(file, file === rle ? 'old.pac' : 'x.paa');
+      const full = problems(doc, true);
+      expect(full.length).toBeGreaterThan(0);
+      // The 4096x4096 bomb's full validation stops at the picture's budget; the data check, which
+      // makes no picture, at the LZO stream that cannot fill the mip: one error on the same mip.
+      if (file === bomb) expect(problems(doc, false)).toEqual([expect.stringMatching(/^error mips\[0\] @\d+: LZO stream of at most \d+ bytes cannot produce/)]);
+      else expect(problems(doc, false)).toEqual(full);
+      cases++;
+    }
+    expect(cases).toBe(4);
+  });
+
+  it('agrees with the full validation on 3,000 damaged copies of small generated and real textures', () => {
+    const rand = (() => {
+      let s = 0x2545f491;
+      return (n: number): number => {
+        s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+        return (s >>> 0) % n;
+      };
+    })();
+    const seeds: [string, Uint8Array][] = [
+      ['a.paa', paa(0xff05, [{ w: 16, h: 16, data: lzo1xCompress(new Uint8Array(256).map((_, i) => i * 7)), lzo: true }, { w: 8, h: 8, data: new Uint8Array(64) }])],
+      ['b.paa', paa(0x4444, [{ w: 8, h: 4, data: lzssCompress(new Uint8Array(64).map((_, i) => i)) }])],
+      ['c.pac', paa(null, [{ w: 8, h: 8, data: new Uint8Array([0xbf, 1]) }], [1, 2, 3, 4, 5, 6], [['AVGC', new Uint8Array(4)]])],
+    ];
+    if (hasCorpus) {
+      for (const folder of ['paa', 'dds', 'tga']) {
+        for (const f of corpusFiles(folder)) {
+          const bytes = readBytes(f);
+          if (bytes.length <= 200_000) seeds.push([f, bytes]);
+        }
+      }
+    }
+    let compared = 0;
+    let withProblems = 0;
+    for (let k = 0; k < 3000; k++) {
+      const [name, base] = seeds[k % seeds.length]!;
+      const b = base.slice();
+      for (let m = 1 + rand(4); m > 0; m--) b[rand(b.length)] = rand(256);
+      let doc;
+      try {
+        doc = decodeTexture(b, name);
+      } catch {
+        continue;
+      }
+      const full = problems(doc, true);
+      if (full.some((p) => /decoding memory budget/.test(p))) continue;
+      expect(problems(doc, false), `${name} #${k}`).toEqual(full);
+      compared++;
+      if (full.length) withProblems++;
+    }
+    expect(compared).toBeGreaterThan(1000);
+    expect(withProblems).toBeGreaterThan(50);
   });
 });

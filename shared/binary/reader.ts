@@ -1,6 +1,6 @@
 import { DecodeError } from '../errors.ts';
 import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts';
-import { placeBelow, placed, sharingBuffer } from './share.ts';
+import { keepIntact, placeBelow, placed, sharingBuffer } from './share.ts';
 import { decodeText, latin1At, type TextEncoding } from './text.ts';
 
 // Span lives in its own module so modules the reader imports can name it without a cycle.
@@ -17,6 +17,21 @@ export interface ReaderOptions {
 }
 
 type TypedCtor<T> = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T;
+
+/** Fewest indices {@link BinaryReader.lazyIndexArray} defers (smaller arrays cost less than the deferral). */
+export const LAZY_INDICES = 4096;
+
+/**
+ * Indices of 1 or 2 bytes each as a new Uint32Array: constructed from a typed array (a native
+ * conversion that does not zero-fill first), straight from the bytes, except 2-byte indices at an
+ * odd offset, which cannot be viewed as a Uint16Array in place and are copied first.
+ */
+function widenIndices(src: Uint8Array, width: 1 | 2): Uint32Array {
+  if (width === 1) return new Uint32Array(src);
+  const n = src.length >> 1;
+  if (src.byteOffset % 2 === 0) return new Uint32Array(new Uint16Array(src.buffer, src.byteOffset, n));
+  return new Uint32Array(new Uint16Array(new Uint8Array(src).buffer, 0, n));
+}
 
 /**
  * Little-endian reader over a Uint8Array with bounds checks on every read, a node-path stack for
@@ -310,16 +325,30 @@ export class BinaryReader {
     if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
     this.need(n * width, what);
     this.charge(n * 4, what);
-    // Widened by constructing from a typed array (a native conversion, without zero-filling the
-    // new array) straight from the input, except for 2-byte indices at an odd offset, which cannot
-    // be viewed as a Uint16Array in place and are copied first.
-    const at = this.bytes.byteOffset + this.pos;
-    let out: Uint32Array;
-    if (width === 1) out = new Uint32Array(this.bytes.subarray(this.pos, this.pos + n));
-    else if (at % 2 === 0) out = new Uint32Array(new Uint16Array(this.bytes.buffer, at, n));
-    else return new Uint32Array(new Uint16Array(this.alignedCopy(n * 2, what)));
+    const src = this.bytes.subarray(this.pos, this.pos + n * width);
+    // An odd offset copies the 2-byte indices first: charged as the copy it is.
+    if (width === 2 && src.byteOffset % 2 !== 0) this.charge(n * 2, what);
     this.pos += n * width;
-    return out;
+    return widenIndices(src, width);
+  }
+
+  /**
+   * Indices stored 1 or 2 bytes wide, as a function that widens them when first called, for a
+   * deferred field (shared/model/deferred.ts): in a sharing reader only (the input stays
+   * unchanged while the document lives; in situ its bytes are kept where they are, see share.ts's
+   * keepIntact), for at least {@link LAZY_INDICES} of them. `info`, `roundtrip` and an untouched
+   * save never read them, and widening them into a new Uint32Array was most of an in-situ
+   * decode's time and of `info`'s memory beyond the file itself. The budget is charged now, as
+   * for {@link indexArray}. Undefined where the caller reads them with indexArray instead.
+   */
+  lazyIndexArray(n: number, width: 1 | 2 | 4, what = 'indices'): (() => Uint32Array) | undefined {
+    if (!this.share || width === 4 || n < LAZY_INDICES) return undefined;
+    if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
+    this.need(n * width, what);
+    this.charge(n * (width === 2 && (this.bytes.byteOffset + this.pos) % 2 !== 0 ? 6 : 4), what);
+    const src = keepIntact(this.bytes.subarray(this.pos, this.pos + n * width));
+    this.pos += n * width;
+    return () => widenIndices(src, width);
   }
 
   /** u8 values widened to a Uint16Array (one native conversion, no temporary copy). */

@@ -34,23 +34,18 @@
  * - the input must not be changed while the document lives (the caller owns both);
  * - readers over other buffers (decompressed blocks, slabs) are not affected.
  */
+import { forEachMadeValue } from '../model/deferred.ts';
 import { dropRaw } from '../model/lossless.ts';
 
 export type ShareMode = 'share' | 'in-situ';
 
 
-/**
- * Arrays placed at `to` whose bytes come from the `length` bytes at `from` after decoding: moved
- * there (one unaligned array), or written by `fill` (records split into columns).
- */
+/** An unaligned array placed at `to` whose `length` bytes are moved there from `from` after decoding. */
 interface Move {
   arrays: ArrayBufferView[];
   to: number;
-  /** Bytes written from `to` on. */
-  out: number;
   from: number;
   length: number;
-  fill?: (whole: Uint8Array) => void;
 }
 
 interface Active {
@@ -60,6 +55,8 @@ interface Active {
   start: number;
   end: number;
   moves: Move[];
+  /** Views whose bytes a deferred field reads later: no move may write over them. */
+  intact: ArrayBufferView[];
 }
 
 /** Input buffers some shared decode handed out views of (an edit must copy before it writes). */
@@ -73,14 +70,14 @@ let active: Active | undefined;
  */
 export function withSharedInput<T>(bytes: Uint8Array, fn: () => T, mode: ShareMode = 'share'): T {
   const outer = active;
-  const state: Active = { buffer: bytes.buffer, mode, start: bytes.byteOffset, end: bytes.byteOffset + bytes.byteLength, moves: [] };
+  const state: Active = { buffer: bytes.buffer, mode, start: bytes.byteOffset, end: bytes.byteOffset + bytes.byteLength, moves: [], intact: [] };
   active = state;
   sharedBuffers.add(bytes.buffer);
   try {
     const doc = fn();
     if (mode === 'in-situ' && state.moves.length > 0 && !settle(doc, state)) {
       // A move would overwrite another array's bytes: decode again, copying unaligned arrays.
-      active = { ...state, mode: 'share', moves: [] };
+      active = { ...state, mode: 'share', moves: [], intact: [] };
       return fn();
     }
     return doc;
@@ -104,41 +101,25 @@ export function placeBelow(buffer: ArrayBufferLike, at: number, byteLength: numb
   if (a === undefined || a.buffer !== buffer || a.mode !== 'in-situ') return -1;
   const to = at - (at % align);
   if (to < a.start || at + byteLength > a.end) return -1;
-  a.moves.push({ arrays: [], to, out: byteLength, from: at, length: byteLength });
+  a.moves.push({ arrays: [], to, from: at, length: byteLength });
   return to;
+}
+
+/**
+ * In situ: `view`'s bytes are read after the decode (by a deferred field), so no move may write
+ * over them; a decode whose moves would is repeated with copies, as for an overlap of two arrays.
+ * Returns the view.
+ */
+export function keepIntact<T extends ArrayBufferView>(view: T): T {
+  const a = active;
+  if (a !== undefined && a.buffer === view.buffer && a.mode === 'in-situ') a.intact.push(view);
+  return view;
 }
 
 /** Ties the last move {@link placeBelow} recorded to the array made for it. */
 export function placed<T extends ArrayBufferView>(array: T): T {
   active!.moves[active!.moves.length - 1]!.arrays.push(array);
   return array;
-}
-
-/**
- * In situ: room for arrays converted from the `length` bytes at absolute offset `from` (records
- * split into columns) that take `out` bytes, no more than the source: the offset aligned to
- * `align` at or below `from` where the caller lays them out, or -1 (not in situ, or no room).
- * The caller makes its views there and hands them to {@link convertedInto} with the function
- * that writes them when the decode ends.
- */
-export function placeConverted(buffer: ArrayBufferLike, from: number, length: number, out: number, align: number): number {
-  const a = active;
-  if (a === undefined || a.buffer !== buffer || a.mode !== 'in-situ') return -1;
-  const to = from - (from % align);
-  if (to < a.start || from + length > a.end || to + out > from + length) return -1;
-  a.moves.push({ arrays: [], to, out, from, length });
-  return to;
-}
-
-/**
- * Completes {@link placeConverted}: `fill` runs once the decode ends, if the document holds any
- * of `arrays`; it reads the source bytes from the whole buffer and writes the arrays (it may
- * overwrite the source as it goes, nothing outside it and the arrays).
- */
-export function convertedInto(arrays: ArrayBufferView[], fill: (whole: Uint8Array) => void): void {
-  const m = active!.moves[active!.moves.length - 1]!;
-  m.arrays.push(...arrays);
-  m.fill = fill;
 }
 
 /**
@@ -149,7 +130,10 @@ export function isSharedInput(a: ArrayBufferView): boolean {
   return sharedBuffers.has(a.buffer);
 }
 
-/** Every typed array in `root` over `buffer`, except `$raw` (dropped once bytes move). */
+/**
+ * Every typed array in `root` over `buffer`, except `$raw` (dropped once bytes move). A deferred
+ * field is not read (that would make it): its bytes are among the views kept intact.
+ */
 function arraysOver(root: unknown, buffer: ArrayBufferLike, out: Set<ArrayBufferView>, seen: Set<object>): void {
   if (!root || typeof root !== 'object') return;
   if (ArrayBuffer.isView(root)) {
@@ -158,7 +142,9 @@ function arraysOver(root: unknown, buffer: ArrayBufferLike, out: Set<ArrayBuffer
   }
   if (seen.has(root)) return;
   seen.add(root);
-  for (const [k, v] of Object.entries(root)) if (k !== '$raw') arraysOver(v, buffer, out, seen);
+  forEachMadeValue(root, (v, k) => {
+    if (k !== '$raw') arraysOver(v, buffer, out, seen);
+  });
 }
 
 /**
@@ -169,6 +155,9 @@ function settle(doc: unknown, state: Active): boolean {
   const held = new Set<ArrayBufferView>();
   arraysOver(doc, state.buffer, held, new Set());
   const moved = new Set<ArrayBufferView>();
+  // Kept intact even when the document dropped what deferred them (a layout given up on): the
+  // check below is then only stricter than it needs to be.
+  for (const v of state.intact) if (v.byteLength > 0) held.add(v);
   const moves = state.moves.filter((m) => m.arrays.some((x) => held.has(x)));
   if (moves.length === 0) return true;
   for (const m of moves) for (const x of m.arrays) moved.add(x);
@@ -191,13 +180,10 @@ function settle(doc: unknown, state: Active): boolean {
   let written = -1;
   for (const m of moves) {
     if (m.from < written) return false;
-    written = Math.max(written, m.to + m.out);
+    written = Math.max(written, m.to + m.length);
   }
   const whole = new Uint8Array(state.buffer);
-  for (const m of moves) {
-    if (m.fill) m.fill(whole);
-    else whole.copyWithin(m.to, m.from, m.from + m.length);
-  }
+  for (const m of moves) whole.copyWithin(m.to, m.from, m.from + m.length);
   dropRaw(doc);
   return true;
 }

@@ -13,8 +13,14 @@
  * `make` must be deterministic and must not fail: it reads bytes the decoder checked, which
  * nothing may change while the document lives (the same rule as `$raw`).
  */
-export function deferField<T extends object, K extends keyof T & string>(obj: T, key: K, make: () => T[K]): void {
+export function deferField<T extends object, K extends keyof T & string>(obj: T, key: K, make: () => T[K], length?: number): void {
+  if (length !== undefined) {
+    let m = lengths.get(obj);
+    if (!m) lengths.set(obj, (m = new Map()));
+    m.set(key, length);
+  }
   const settle = (value: T[K]): void => {
+    lengths.get(obj)?.delete(key);
     Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   };
   Object.defineProperty(obj, key, {
@@ -31,8 +37,37 @@ export function deferField<T extends object, K extends keyof T & string>(obj: T,
   });
 }
 
+/** Lengths given to {@link deferField} for fields not made yet. */
+const lengths = new WeakMap<object, Map<string, number>>();
+
+/**
+ * The length of `obj[key]` (an array): for a deferred field not made yet, the length it was
+ * deferred with, without making it (`info` counts triangles this way); otherwise the value's.
+ */
+export function lengthOf(obj: object, key: string): number {
+  const n = lengths.get(obj)?.get(key);
+  if (n !== undefined && isDeferred(obj, key)) return n;
+  return ((obj as Record<string, unknown>)[key] as ArrayLike<unknown> | undefined)?.length ?? 0;
+}
+
 /** True while `obj[key]` is a deferred field that has not been read or assigned yet. */
 export function isDeferred(obj: object, key: string): boolean {
   const d = Object.getOwnPropertyDescriptor(obj, key);
   return d !== undefined && d.get !== undefined;
+}
+
+/**
+ * Calls `fn` with every own enumerable value of `obj` (and its key), except deferred fields that
+ * were not read yet, which it leaves unmade: for walks that look for something no deferred value
+ * holds (`$raw`, views of the input). Elements of plain arrays are never deferred.
+ */
+export function forEachMadeValue(obj: object, fn: (value: unknown, key: string) => void): void {
+  if (Array.isArray(obj)) {
+    for (let i = 0; i < obj.length; i++) fn(obj[i], String(i));
+    return;
+  }
+  for (const k of Object.keys(obj)) {
+    const d = Object.getOwnPropertyDescriptor(obj, k)!;
+    if (!d.get) fn(d.value, k);
+  }
 }

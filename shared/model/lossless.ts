@@ -9,6 +9,7 @@
  * exact and `$raw` is never what hides a bug.
  */
 import type { Span } from '../binary/span.ts';
+import { forEachMadeValue } from './deferred.ts';
 import { chainAt, type NodePath } from './path.ts';
 
 export interface RawKeeping {
@@ -27,7 +28,9 @@ export function dropRaw(root: unknown, seen = new Set<unknown>()): void {
   if (!root || typeof root !== 'object' || ArrayBuffer.isView(root) || seen.has(root)) return;
   seen.add(root);
   if ('$raw' in root) delete (root as RawKeeping).$raw;
-  for (const v of Object.values(root)) dropRaw(v, seen);
+  // A deferred field (shared/model/deferred.ts) is not read: that would make it, and what it
+  // makes is a typed array, which holds no `$raw`.
+  forEachMadeValue(root, (v) => dropRaw(v, seen));
 }
 
 /** Whether the encoder may copy `node.$raw` instead of encoding it. */

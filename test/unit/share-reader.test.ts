@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
-import { BinaryReader } from '../../shared/binary/reader.ts';
-import { isSharedInput, withSharedInput } from '../../shared/binary/share.ts';
+import { BinaryReader, LAZY_INDICES } from '../../shared/binary/reader.ts';
+import { isSharedInput, keepIntact, withSharedInput } from '../../shared/binary/share.ts';
+import { deferField, isDeferred } from '../../shared/model/deferred.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
 
 /** 4 header bytes, then 8 f32 / u32 values: offset 4 is aligned for every element size up to 4. */
@@ -142,6 +143,52 @@ describe('in-situ reading', () => {
     expect(doc.tag.buffer).toBe(b.buffer);
     expect(doc.values.buffer).not.toBe(b.buffer);
     expect(Array.from(doc.values)).toEqual([1.25, -2]);
+  });
+
+  it('decodes again with copies when a move would overwrite bytes a deferred field reads later (keepIntact)', () => {
+    // As above, but the two bytes are not held by the document: a deferred field reads them.
+    const b = new Uint8Array(3 + 8);
+    b.set([0xaa, 0xbb, 2]);
+    new DataView(b.buffer).setFloat32(3, 1.25, true);
+    new DataView(b.buffer).setFloat32(7, -2, true);
+    const before = b.slice();
+    let runs = 0;
+    const doc = withSharedInput(b, () => {
+      runs++;
+      const r = new BinaryReader(b);
+      const src = keepIntact(r.bytesView(2));
+      const n = r.u8();
+      const out: { tag?: number[]; values: Float32Array } = { values: r.f32Array(n) };
+      deferField(out, 'tag', () => Array.from(src));
+      return out;
+    }, 'in-situ');
+    expect(runs).toBe(2);
+    expect(b).toEqual(before);
+    expect(isDeferred(doc, 'tag')).toBe(true);
+    expect(doc.tag).toEqual([0xaa, 0xbb]);
+    expect(Array.from(doc.values)).toEqual([1.25, -2]);
+  });
+
+  it('lazyIndexArray defers 1- and 2-byte indices of a sharing reader, at any offset, and widens them on demand', () => {
+    const n = LAZY_INDICES + 3;
+    for (const width of [1, 2] as const) {
+      for (const lead of [0, 1, 2, 3]) {
+        const b = new Uint8Array(lead + n * width);
+        for (let i = 0; i < n; i++) {
+          if (width === 1) b[lead + i] = (i * 7) & 0xff;
+          else new DataView(b.buffer).setUint16(lead + i * 2, (i * 7919) & 0xffff, true);
+        }
+        const copied = new BinaryReader(b, lead).indexArray(n, width);
+        const budget = new MemoryBudget(1 << 24);
+        const make = withBudget(budget, () => new BinaryReader(b, lead, b.length, [], { share: true }).lazyIndexArray(n, width));
+        // Charged as the widened array it stands for (and the copy an odd 2-byte offset needs).
+        expect(budget.used).toBe(n * (width === 2 && lead % 2 ? 6 : 4));
+        expect(make).toBeTypeOf('function');
+        expect(make!()).toEqual(copied);
+        expect(new BinaryReader(b, lead).lazyIndexArray(n, width)).toBeUndefined();
+        expect(new BinaryReader(b, lead, b.length, [], { share: true }).lazyIndexArray(LAZY_INDICES - 1, width)).toBeUndefined();
+      }
+    }
   });
 
   it('never moves below the start of the input inside a larger buffer (a pooled Buffer)', () => {

@@ -7,8 +7,9 @@
  * 28 or 32 bytes, MSH1 MeshMode 2 / 3 and FaceType 1 / 2. Unknown chunk IDs keep their bytes.
  */
 import { BinaryReader } from '../../binary/reader.ts';
-import { convertedInto, placeConverted } from '../../binary/share.ts';
+import { keepIntact } from '../../binary/share.ts';
 import { DecodeError } from '../../errors.ts';
+import { deferField } from '../../model/deferred.ts';
 import {
   CHUNK_HEADER_SIZE, CONTAINER_IDS, Collider, LEAF_IDS, LODKA_SIGNATURE, Light, MaterialOptions, PhysBody, PhysGeom,
   PhysJoint, ProxyItem54, ProxyItem56,
@@ -250,11 +251,18 @@ function readShaders(r: BinaryReader, head: ChunkBase): ShdrChunk {
   return { ...head, id: 'SHDR', shaderLibType, shaders };
 }
 
-function readIndices(r: BinaryReader, elementCount: number, name: string, what: string): Uint32Array {
+/**
+ * A face group's count and indices into `g[key]`: deferred when the reader shares its input and
+ * they are stored 1 or 2 bytes wide (BinaryReader.lazyIndexArray), so `info` and `roundtrip`
+ * never widen them; `info` counts triangles with lengthOf.
+ */
+function readIndicesInto(r: BinaryReader, g: FaceGroup, key: 'vertexIndex' | 'normalIndex', elementCount: number, what: string): void {
   const w = indexWidth(elementCount);
-  return r.within(name, () => {
+  r.within(key, () => {
     const n = r.i32Count(w, what);
-    return r.indexArray(n, w, what);
+    const make = r.lazyIndexArray(n, w, what);
+    if (make) deferField(g, key, make, n);
+    else g[key] = r.indexArray(n, w, what);
   });
 }
 
@@ -292,28 +300,23 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
       const rs = weightRecordSize(ctx.bones);
       const n = r.i32Count(rs, 'BonesWeigthArLen');
       r.need(n * rs, 'weight records');
-      if (r.inSitu && (rs === 5 || rs === 6)) {
-        const split = splitWeightsInSitu(r, n, rs);
-        if (split) {
-          node.weightBoneIds = split.ids;
-          node.weights = split.weights;
-          return;
-        }
-      }
-      // One bounds check for all records, then a plain loop; weights are moved as their bits.
       r.charge(n * 6, 'weight records');
-      const ids = new Uint16Array(n);
-      const ws = new Float32Array(n);
-      const bits = new Uint32Array(ws.buffer);
-      const dv = r.view;
-      const idBytes = rs - 4;
-      for (let i = 0, o = r.pos; i < n; i++, o += rs) {
-        ids[i] = idBytes === 1 ? dv.getUint8(o) : dv.getUint16(o, true);
-        bits[i] = dv.getUint32(o + idBytes, true);
+      const records = r.bytesView(n * rs, 'weight records');
+      if (!r.share) {
+        const c = splitWeightRecords(records, n, rs);
+        node.weightBoneIds = c.ids;
+        node.weights = c.weights;
+        return;
       }
-      r.skip(n * rs, 'weight records');
-      node.weightBoneIds = ids;
-      node.weights = ws;
+      // A sharing decode (the input stays as it is while the document lives) splits the records
+      // into their columns only when either is first read (shared/model/deferred.ts): `info`,
+      // `roundtrip` and an untouched save never do. In situ the records' bytes stay where they
+      // are (keepIntact).
+      keepIntact(records);
+      let columns: WeightColumns | undefined;
+      const split = (): WeightColumns => (columns ??= splitWeightRecords(records, n, rs));
+      deferField(node, 'weightBoneIds', () => split().ids, n);
+      deferField(node, 'weights', () => split().weights, n);
     });
   }
   // Smallest face group: type, mode, name length, visible, one count per array.
@@ -329,42 +332,30 @@ function readMesh(r: BinaryReader, head: ChunkBase, ctx: Ctx): Msh1Chunk {
   return node;
 }
 
+interface WeightColumns {
+  ids: Uint16Array;
+  weights: Float32Array;
+}
+
 /**
- * In situ (share.ts): the weights of the (BoneID, weight) records, 5 or 6 bytes each, are written
- * 4-aligned into the records' own bytes when the decode ends instead of into a new array; the
- * 6-byte records' 2-byte ids follow them there (set aside as they are read, since the weights
- * overwrite the records front to back: the one allocation, charged here), 1-byte ids go to a new
- * array (charged here too). Undefined when there is no room.
+ * The (BoneID, weight) records, 5 or 6 bytes each (a 1- or 2-byte id, then a float), as two
+ * columns; weights are moved as their bits (NaN payloads survive).
  */
-function splitWeightsInSitu(r: BinaryReader, n: number, rs: 5 | 6): { ids: Uint16Array; weights: Float32Array } | undefined {
-  const from = r.bytes.byteOffset + r.pos;
-  const to = placeConverted(r.bytes.buffer, from, n * rs, rs === 6 ? n * 6 : n * 4, 4);
-  if (to < 0) return undefined;
-  r.charge(n * 2, 'weight bone IDs');
-  const weights = new Float32Array(r.bytes.buffer, to, n);
-  const ids = rs === 5 ? new Uint16Array(n) : new Uint16Array(r.bytes.buffer, to + n * 4, n);
-  convertedInto(rs === 6 ? [weights, ids] : [weights], (whole) => {
-    const dv = new DataView(whole.buffer);
-    // Weight i lands at to + 4i, before the end of record i's own bytes (to <= from): never on a
-    // record not yet read. Moved as their bits (NaN payloads survive).
-    const bits = new Uint32Array(whole.buffer, to, n);
-    if (rs === 5) {
-      for (let i = 0, o = from; i < n; i++, o += 5) {
-        ids[i] = whole[o]!;
-        bits[i] = dv.getUint32(o + 1, true);
-      }
-      return;
-    }
-    const saved = new Uint16Array(n);
-    for (let i = 0, o = from; i < n; i++, o += 6) {
-      saved[i] = dv.getUint16(o, true);
-      bits[i] = dv.getUint32(o + 2, true);
-    }
-    ids.set(saved);
-  });
-  r.skip(n * rs, 'weight records');
+function splitWeightRecords(records: Uint8Array, n: number, rs: number): WeightColumns {
+  const ids = new Uint16Array(n);
+  const weights = new Float32Array(n);
+  const bits = new Uint32Array(weights.buffer);
+  const dv = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const idBytes = rs - 4;
+  for (let i = 0, o = 0; i < n; i++, o += rs) {
+    ids[i] = idBytes === 1 ? dv.getUint8(o) : dv.getUint16(o, true);
+    bits[i] = dv.getUint32(o + idBytes, true);
+  }
   return { ids, weights };
 }
+
+/** Placeholder of an index field until it is read (never kept: every path assigns or defers it). */
+const NO_INDICES = new Uint32Array(0);
 
 function readFaceGroup(r: BinaryReader, sets: number, nv: number, nn: number, tx: Float32Array[]): FaceGroup {
   const at = r.pos;
@@ -376,11 +367,12 @@ function readFaceGroup(r: BinaryReader, sets: number, nv: number, nn: number, tx
   const lens: number[] = [];
   for (let t = 0; t < sets; t++) lens.push(r.within(`faceMatNames[${t}]`, () => r.i32Count(1, 'FaceMatNameLen')));
   const faceMatNames = lens.map((n, t) => r.within(`faceMatNames[${t}]`, () => r.string(n, ENC, 'FaceMatName')));
-  const vertexIndex = readIndices(r, nv, 'vertexIndex', 'VertexIndCnt');
-  const smoothData = r.within('smoothData', () => r.u32Array(r.i32Count(4, 'SmoothDataCnt'), 'SmoothData'));
-  const g: FaceGroup = { faceType, faceMode, faceName, isFaceVisible, faceMatNames, vertexIndex, smoothData, txCrdsInd: [] };
+  // Fields in their usual order; the index arrays are filled in (or deferred) as they are read.
+  const g: FaceGroup = { faceType, faceMode, faceName, isFaceVisible, faceMatNames, vertexIndex: NO_INDICES, smoothData: NO_INDICES, txCrdsInd: [] };
+  readIndicesInto(r, g, 'vertexIndex', nv, 'VertexIndCnt');
+  g.smoothData = r.within('smoothData', () => r.u32Array(r.i32Count(4, 'SmoothDataCnt'), 'SmoothData'));
   // FaceType 1 (older files) has no normal index array.
-  if (faceType !== 1) g.normalIndex = readIndices(r, nn, 'normalIndex', 'NormalsIndCnt');
+  if (faceType !== 1) readIndicesInto(r, g, 'normalIndex', nn, 'NormalsIndCnt');
   const counts: number[] = [];
   for (let t = 0; t < sets; t++) {
     const w = indexWidth(tx[t]!.length / 2);

@@ -5,6 +5,7 @@
 import type { Span } from '../../binary/reader.ts';
 import type { FieldKind, FieldInfo, Struct } from '../../schema/schema.ts';
 import type { InspectField, Inspection, NodeKind, OutlineNode } from '../../model/outline.ts';
+import { lengthOf } from '../../model/deferred.ts';
 import { getAt, type NodePath } from '../../model/path.ts';
 import type { FormatInfo } from '../registry.ts';
 import { chunkSegment } from './decode.ts';
@@ -367,7 +368,8 @@ function recordSpans(listKey: string, n: Record<string, any>, base: number | und
 
 /** Triangles of a mesh: the sum of its face groups' VertexIndCnt / 3. */
 export function meshTriangles(m: Msh1Chunk): number {
-  return m.faceGroups.reduce((s, g) => s + Math.floor(g.vertexIndex.length / 3), 0);
+  // lengthOf: a deferred index array (a sharing decode) is counted without being widened.
+  return m.faceGroups.reduce((s, g) => s + Math.floor(lengthOf(g, 'vertexIndex') / 3), 0);
 }
 
 /** The `lodsmith info` summary. */

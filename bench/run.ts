@@ -21,10 +21,11 @@ import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './l
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
+import { benchOdolPeer } from './lib/odol-peer.ts';
 import { benchPeers } from './lib/peers.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
-import { FULL_PLAN, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
+import { FULL_PLAN, freshMemoryMbPerSecond, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
 
 interface Args {
   json: boolean;
@@ -117,6 +118,16 @@ async function main(): Promise<void> {
   for (const size of [1 << 20, 64 << 20]) {
     rows.push({ section: 'baseline', subject: 'memcpy', input: 'typed array copy', bytes: size, metric: 'copy', value: memcpyMbPerSecond(size, plan), unit: 'MB/s', vsMemcpy: 1, verdict: '-' });
   }
+  {
+    // New memory: a bound for every row whose work makes new memory (see freshMemoryMbPerSecond).
+    const size = 64 << 20;
+    const fresh = freshMemoryMbPerSecond(size, plan);
+    const copy = rows.find((r) => r.subject === 'memcpy' && r.bytes === size)!.value!;
+    rows.push({
+      section: 'baseline', subject: 'new memory', input: 'new typed array, filled once', bytes: size, metric: 'first write', value: fresh, unit: 'MB/s', vsMemcpy: fresh / copy, verdict: '-',
+      note: `each 4 KiB page faults on first touch: ${((4096 / (fresh * 1e6)) * 1e6).toFixed(1)} us a page here; a row that makes this much new memory cannot run faster than this`,
+    });
+  }
 
   if (wants('compression')) {
     const size = args.quick ? 8 << 20 : 64 << 20;
@@ -128,6 +139,8 @@ async function main(): Promise<void> {
   for (const id of FORMAT_IDS) {
     if (!wants(id)) continue;
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
+    // Side by side with BIS-Toolkit when this machine has it (LODSMITH_BENCH_BIS_TOOLKIT).
+    if (id === 'p3d-odol') rows.push(...(await benchOdolPeer(registered(id), args.quick, log)));
   }
 
   if (wants('textures')) {

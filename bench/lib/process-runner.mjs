@@ -15,7 +15,9 @@
 // It counts in 10 ms ticks, so one command's figure is coarse, but a sum over many is exact to
 // a tick, and unlike wall time it hardly moves with the machine's load.
 //
-// Input (stdin): JSON { "commands": [[arg, ...], ...] } (arguments to this same Node).
+// Input (stdin): JSON { "commands": [[arg, ...] | { "exe": path, "args": [arg, ...] }, ...] }: an
+// array is arguments to this same Node; an object runs another program (a peer tool measured side
+// by side, bench/lib/process.ts).
 // Output (stdout): JSON { "ms": [...], "cpuMs": [...] | null, "failed": [index, message] | null }.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,7 +41,8 @@ let failed = null;
 for (let i = 0; i < commands.length; i++) {
   const c0 = cpuMs && childrenCpuMs();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, commands[i], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const c = commands[i];
+  const r = Array.isArray(c) ? spawnSync(process.execPath, c, { stdio: ['ignore', 'ignore', 'pipe'] }) : spawnSync(c.exe, c.args, { stdio: ['ignore', 'ignore', 'pipe'] });
   ms.push(performance.now() - t0);
   if (cpuMs) cpuMs.push(childrenCpuMs() - c0);
   // `check` exits 1 when a file fails (the corpus has deliberately broken files); 2 is a real failure.

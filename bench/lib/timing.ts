@@ -92,3 +92,17 @@ export function memcpyMbPerSecond(bytes: number, plan: TimingPlan): number {
   }, plan);
   return mbPerSecond(n, seconds);
 }
+
+/**
+ * Writing memory the process has just been given, in MB/s: a new typed array of `bytes` filled
+ * once, per run. Every new page costs a page fault on first touch, which memcpy into an array
+ * written before never pays; on some virtual machines that fault costs ~10 us (300-400 MB/s
+ * here, against 8-20 GB/s for the copy). A row whose work produces new memory (an encode's
+ * output, a copying decode's arrays) cannot run faster than this, so it is printed beside the
+ * memcpy baseline.
+ */
+export function freshMemoryMbPerSecond(bytes: number, plan: TimingPlan): number {
+  const n = Math.max(1, bytes);
+  const seconds = timeIt(() => new Uint8Array(n).fill(1), plan);
+  return mbPerSecond(n, seconds);
+}

@@ -7,9 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { peerCommand } from '../../bench/lib/process.ts';
 import { repoRoot } from '../helpers/corpus.ts';
 
-function runner(commands: string[][]): { ms: number[]; cpuMs: number[] | null; failed: [number, string] | null } {
+function runner(commands: (string[] | { exe: string; args: string[] })[]): { ms: number[]; cpuMs: number[] | null; failed: [number, string] | null } {
   const r = spawnSync(process.execPath, [join(repoRoot, 'bench/lib/process-runner.mjs')], { input: JSON.stringify({ commands }), encoding: 'utf8' });
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as { ms: number[]; cpuMs: number[] | null; failed: [number, string] | null };
@@ -37,5 +38,20 @@ describe('bench process runner', () => {
     const out = runner([['-e', '0'], ['-e', 'console.error("broken here\\nmore"); process.exit(2)'], ['-e', '0']]);
     expect(out.ms).toHaveLength(2);
     expect(out.failed).toEqual([1, 'exited 2: broken here']);
+  });
+
+  it('runs another program given as { exe, args } (a peer measured side by side)', () => {
+    const out = runner([{ exe: process.execPath, args: ['-e', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200)'] }, { exe: '/nonexistent/peer', args: [] }]);
+    expect(out.ms[0]!).toBeGreaterThanOrEqual(200);
+    expect(out.failed?.[0]).toBe(1);
+    expect(out.failed?.[1]).toMatch(/ENOENT/);
+  });
+
+  it('reads the peer command line from a JSON array or words', () => {
+    expect(peerCommand(undefined)).toBeUndefined();
+    expect(peerCommand('  ')).toBeUndefined();
+    expect(peerCommand('python3 /peer/info.py')).toEqual({ exe: 'python3', args: ['/peer/info.py'] });
+    expect(peerCommand('["/usr/bin/python3", "/a b/info.py"]')).toEqual({ exe: '/usr/bin/python3', args: ['/a b/info.py'] });
+    expect(() => peerCommand('["python3", 3]')).toThrow(/LODSMITH_BENCH_A3OB/);
   });
 });

@@ -29,3 +29,14 @@ export function expectRoundTrip(codec: FormatCodec, bytes: Uint8Array, fileName 
   expect(describeDiff(codec, strictDoc, bytes, strict, 'from fields')).toBe('');
   return doc;
 }
+
+/** Pieces (FormatCodec.encodePieces, the wire's envelope parts) joined into one array, to compare with the whole. */
+export function joinPieces(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as server from '../../shared/ipc/wire.ts';
+import { joinPieces } from '../helpers/roundtrip.ts';
 
 // Host and page share one codec module; the pairs below still read as host -> page and back.
 const client = server;
@@ -73,22 +74,12 @@ describe('host wire envelopes', () => {
 });
 
 describe('envelope parts and shared decoding', () => {
-  const concat = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  };
-
   it('parts concatenate to the very bytes of encodeEnvelope, arrays written from their own memory', () => {
     const value = sample();
     const { parts, length } = server.encodeEnvelopeParts(value);
     const whole = server.encodeEnvelope(value);
     expect(length).toBe(whole.length);
-    expect(concat(parts)).toEqual(whole);
+    expect(joinPieces(parts)).toEqual(whole);
     // The vertex array is not copied: a part is a view of its memory.
     expect(parts.some((p) => p.buffer === value.payload.positions.buffer)).toBe(true);
     // A value without arrays is one part.

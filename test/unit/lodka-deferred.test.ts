@@ -11,6 +11,7 @@ import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import type { FaceGroup, LodDocument, Msh1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { isDeferred } from '../../shared/model/deferred.ts';
 import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
+import { joinPieces } from '../helpers/roundtrip.ts';
 
 function meshes(doc: LodDocument): Msh1Chunk[] {
   const out: Msh1Chunk[] = [];
@@ -23,16 +24,6 @@ function meshes(doc: LodDocument): Msh1Chunk[] {
   walk(doc.chunks as unknown as { id: string; children?: unknown[] }[]);
   return out;
 }
-
-const join = (pieces: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 describe('LODka deferred indices and weights', () => {
   // ~20,000 triangles: 10,201 vertices (2-byte vertex indices), one shared normal (1-byte normal
@@ -59,7 +50,7 @@ describe('LODka deferred indices and weights', () => {
       expect(deferred()).toEqual([true, true, true, true]);
       if (share === true) {
         // Untouched, as roundtrip compares it: the raw pieces, nothing made.
-        expect(join(lodkaCodec.encodePieces!(doc))).toEqual(file);
+        expect(joinPieces(lodkaCodec.encodePieces!(doc))).toEqual(file);
         expect(deferred()).toEqual([true, true, true, true]);
       }
       // Read: the same values as the copying decode, and (in situ) moved arrays do not disturb them.

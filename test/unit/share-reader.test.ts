@@ -122,13 +122,18 @@ describe('in-situ reading', () => {
     expect(b).toEqual(before);
   });
 
-  it('decodes again with copies when a move would overwrite bytes another array of the document views', () => {
-    // Two bytes kept as a view, a count byte, then floats at offset 3: their aligned place (0)
-    // is where the kept bytes are.
+  /** Two bytes, a count byte, then floats at offset 3: their aligned place (0) is where the two bytes are. */
+  function keptThenFloats(): Uint8Array {
     const b = new Uint8Array(3 + 8);
     b.set([0xaa, 0xbb, 2]);
     new DataView(b.buffer).setFloat32(3, 1.25, true);
     new DataView(b.buffer).setFloat32(7, -2, true);
+    return b;
+  }
+
+  it('decodes again with copies when a move would overwrite bytes another array of the document views', () => {
+    // The two bytes are kept as a view.
+    const b = keptThenFloats();
     const before = b.slice();
     let runs = 0;
     const doc = withSharedInput(b, () => {
@@ -147,10 +152,7 @@ describe('in-situ reading', () => {
 
   it('decodes again with copies when a move would overwrite bytes a deferred field reads later (keepIntact)', () => {
     // As above, but the two bytes are not held by the document: a deferred field reads them.
-    const b = new Uint8Array(3 + 8);
-    b.set([0xaa, 0xbb, 2]);
-    new DataView(b.buffer).setFloat32(3, 1.25, true);
-    new DataView(b.buffer).setFloat32(7, -2, true);
+    const b = keptThenFloats();
     const before = b.slice();
     let runs = 0;
     const doc = withSharedInput(b, () => {

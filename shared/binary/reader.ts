@@ -322,14 +322,7 @@ export class BinaryReader {
   /** Unsigned indices of 1, 2 or 4 bytes each, widened to a Uint32Array. */
   indexArray(n: number, width: 1 | 2 | 4, what = 'indices'): Uint32Array {
     if (width === 4) return this.u32Array(n, what);
-    if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
-    this.need(n * width, what);
-    this.charge(n * 4, what);
-    const src = this.bytes.subarray(this.pos, this.pos + n * width);
-    // An odd offset copies the 2-byte indices first: charged as the copy it is.
-    if (width === 2 && src.byteOffset % 2 !== 0) this.charge(n * 2, what);
-    this.pos += n * width;
-    return widenIndices(src, width);
+    return widenIndices(this.narrowIndices(n, width, what), width);
   }
 
   /**
@@ -343,12 +336,22 @@ export class BinaryReader {
    */
   lazyIndexArray(n: number, width: 1 | 2 | 4, what = 'indices'): (() => Uint32Array) | undefined {
     if (!this.share || width === 4 || n < LAZY_INDICES) return undefined;
+    const src = keepIntact(this.narrowIndices(n, width, what));
+    return () => widenIndices(src, width);
+  }
+
+  /**
+   * The bytes of n indices 1 or 2 bytes wide (a view), moving past them, with the budget charged
+   * for what widening them costs: the Uint32Array, and for 2-byte indices at an odd offset the
+   * aligned copy made first (see widenIndices).
+   */
+  private narrowIndices(n: number, width: 1 | 2, what: string): Uint8Array {
     if (!Number.isInteger(n)) this.fail(`${what} has a non-integer size`);
     this.need(n * width, what);
-    this.charge(n * (width === 2 && (this.bytes.byteOffset + this.pos) % 2 !== 0 ? 6 : 4), what);
-    const src = keepIntact(this.bytes.subarray(this.pos, this.pos + n * width));
+    const src = this.bytes.subarray(this.pos, this.pos + n * width);
+    this.charge(n * (width === 2 && src.byteOffset % 2 !== 0 ? 6 : 4), what);
     this.pos += n * width;
-    return () => widenIndices(src, width);
+    return src;
   }
 
   /** u8 values widened to a Uint16Array (one native conversion, no temporary copy). */

@@ -122,54 +122,39 @@ describe('in-situ reading', () => {
     expect(b).toEqual(before);
   });
 
-  /** Two bytes, a count byte, then floats at offset 3: their aligned place (0) is where the two bytes are. */
-  function keptThenFloats(): Uint8Array {
-    const b = new Uint8Array(3 + 8);
-    b.set([0xaa, 0xbb, 2]);
-    new DataView(b.buffer).setFloat32(3, 1.25, true);
-    new DataView(b.buffer).setFloat32(7, -2, true);
-    return b;
+  // Two bytes, a count byte, then floats at offset 3: the floats' aligned place (0) is where the
+  // two bytes are. The document either views those bytes, or a deferred field reads them later.
+  for (const keeps of ['a view the document holds', 'bytes a deferred field reads later (keepIntact)'] as const) {
+    it(`decodes again with copies when a move would overwrite ${keeps}`, () => {
+      const b = new Uint8Array(3 + 8);
+      b.set([0xaa, 0xbb, 2]);
+      new DataView(b.buffer).setFloat32(3, 1.25, true);
+      new DataView(b.buffer).setFloat32(7, -2, true);
+      const before = b.slice();
+      let runs = 0;
+      const doc = withSharedInput(b, () => {
+        runs++;
+        const r = new BinaryReader(b);
+        const out: { tag?: Uint8Array | number[]; values?: Float32Array } = {};
+        if (keeps === 'a view the document holds') out.tag = r.bytesCopy(2);
+        else {
+          const src = keepIntact(r.bytesView(2));
+          deferField(out, 'tag', () => Array.from(src));
+        }
+        out.values = r.f32Array(r.u8());
+        return out;
+      }, 'in-situ');
+      expect(runs).toBe(2);
+      expect(b).toEqual(before);
+      expect(doc.values!.buffer).not.toBe(b.buffer);
+      expect(Array.from(doc.values!)).toEqual([1.25, -2]);
+      if (keeps === 'a view the document holds') expect((doc.tag as Uint8Array).buffer).toBe(b.buffer);
+      else {
+        expect(isDeferred(doc, 'tag')).toBe(true);
+        expect(doc.tag).toEqual([0xaa, 0xbb]);
+      }
+    });
   }
-
-  it('decodes again with copies when a move would overwrite bytes another array of the document views', () => {
-    // The two bytes are kept as a view.
-    const b = keptThenFloats();
-    const before = b.slice();
-    let runs = 0;
-    const doc = withSharedInput(b, () => {
-      runs++;
-      const r = new BinaryReader(b);
-      const tag = r.bytesCopy(2);
-      const n = r.u8();
-      return { tag, values: r.f32Array(n) };
-    }, 'in-situ');
-    expect(runs).toBe(2);
-    expect(b).toEqual(before);
-    expect(doc.tag.buffer).toBe(b.buffer);
-    expect(doc.values.buffer).not.toBe(b.buffer);
-    expect(Array.from(doc.values)).toEqual([1.25, -2]);
-  });
-
-  it('decodes again with copies when a move would overwrite bytes a deferred field reads later (keepIntact)', () => {
-    // As above, but the two bytes are not held by the document: a deferred field reads them.
-    const b = keptThenFloats();
-    const before = b.slice();
-    let runs = 0;
-    const doc = withSharedInput(b, () => {
-      runs++;
-      const r = new BinaryReader(b);
-      const src = keepIntact(r.bytesView(2));
-      const n = r.u8();
-      const out: { tag?: number[]; values: Float32Array } = { values: r.f32Array(n) };
-      deferField(out, 'tag', () => Array.from(src));
-      return out;
-    }, 'in-situ');
-    expect(runs).toBe(2);
-    expect(b).toEqual(before);
-    expect(isDeferred(doc, 'tag')).toBe(true);
-    expect(doc.tag).toEqual([0xaa, 0xbb]);
-    expect(Array.from(doc.values)).toEqual([1.25, -2]);
-  });
 
   it('lazyIndexArray defers 1- and 2-byte indices of a sharing reader, at any offset, and widens them on demand', () => {
     const n = LAZY_INDICES + 3;

@@ -80,6 +80,8 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
   const budget = defaultBudgetBytes(bytes.length);
   const base = { id: req.id, allocated: 0, retained: 0, ms: 0 };
   let gltfChecked = false;
+  /** The copying decode's GLB, which the sharing decode's must equal (checkCliModes). */
+  let copyGlb: Uint8Array | undefined;
   const done = (r: Omit<FuzzResponse, 'id' | 'allocated' | 'retained' | 'ms'>, doc?: unknown, allocated = allocatedBytes()): FuzzResponse => {
     // The document stays reachable while its retained size is read.
     _lastDoc = doc;
@@ -157,6 +159,7 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
       stage = 'gltf';
       const { document } = sceneToGltf(scene, { generator: 'LodSmith fuzz' });
       const glb = await writeGlb(document);
+      copyGlb = glb;
       const pipelineAllocated = allocatedBytes();
       if (req.gltfCheck) {
         stage = 'gltf-validator';
@@ -195,7 +198,7 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
   // An input the decoder accepted must save back byte-identical: the lossless promise holds for
   // odd files too, not only for the ones the corpus happens to contain.
   if (!identical) return done({ outcome: 'mismatch', stage: 'encode', message: 'accepted input does not re-encode byte-identical' }, doc, total);
-  const modes = checkCliModes(codec, doc, bytes);
+  const modes = await checkCliModes(codec, doc, bytes, copyGlb);
   if (modes) return done({ outcome: 'stage-crash', stage: modes.stage, message: modes.message, stack: modes.stack }, doc, total);
   return done({ outcome: 'ok' }, doc, total);
 }
@@ -259,12 +262,14 @@ const infoJson = (info: unknown) => JSON.stringify(info, (_k, v: unknown) => (ty
 /**
  * The decodes the CLI runs instead of the editor's copying one (shared/binary/share.ts), on an
  * input the copying decode accepted and saved back byte-identical: `share: true` (roundtrip,
- * check, validate, convert), whose document, saved whole or as pieces, must be the file again;
- * and `share: 'in-situ'` (info) on a copy of the input at an odd offset, which may move arrays
- * inside it, whose info must be the copying decode's and whose save from its fields the file.
- * Returns what went wrong, or undefined.
+ * check, validate, convert), whose document, saved whole or as pieces, must be the file again,
+ * whose scene must give the copying decode's GLB (what `convert` writes; it also makes every
+ * deferred field) and whose save from its fields must be the file; and `share: 'in-situ'` (info)
+ * on a copy of the input at an odd offset, which may move arrays inside it, whose info must be
+ * the copying decode's and whose save from its fields the file. Returns what went wrong, or
+ * undefined.
  */
-function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, bytes: Uint8Array): { stage: string; message: string; stack?: string } | undefined {
+async function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, bytes: Uint8Array, copyGlb: Uint8Array | undefined): Promise<{ stage: string; message: string; stack?: string } | undefined> {
   const want = infoJson(codec.info(doc, bytes.length));
   let stage = 'share';
   try {
@@ -281,6 +286,13 @@ function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, bytes:
       }
       if (at !== bytes.length) return { stage, message: `the saved pieces hold ${at} bytes, the input ${bytes.length}` };
     }
+    if (copyGlb) {
+      stage = 'share-gltf';
+      const { document } = sceneToGltf(unguardedScene(codec)(shared), { generator: 'LodSmith fuzz' });
+      if (!same(await writeGlb(document), copyGlb)) return { stage, message: 'a shared decode converts to another glTF than the copying decode' };
+    }
+    stage = 'share-fields';
+    if (!same(codec.encode(shared, { reuseRaw: false }), bytes)) return { stage, message: 'a shared decode does not save back byte-identical from its fields' };
     stage = 'in-situ';
     const place = new Uint8Array(bytes.length + 1).subarray(1);
     place.set(bytes);

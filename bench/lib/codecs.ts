@@ -12,7 +12,7 @@ import type { FormatCodec, FormatId } from '../../shared/formats/registry.ts';
 import type { MemoryProbeResult } from '../memory-probe.ts';
 import { corpusInputs, GENERATED, loadBuilder, shortName } from './inputs.ts';
 import type { Row } from './report.ts';
-import { mbPerSecond, median, memcpyMbPerSecond, QUICK_PLAN, timeEach, timeIt, type TimingPlan } from './timing.ts';
+import { mbPerSecond, median, memcpyMbPerSecond, QUICK_PLAN, timeEach, timeIt, warmUp, type TimingPlan } from './timing.ts';
 
 /** Uncompressed formats must encode large files at this speed or better. */
 export const THROUGHPUT_TARGET_MBPS = 1000;
@@ -85,32 +85,6 @@ const CORPUS_WARMUP_MAX_MS = 6000;
 /** CPU-time passes behind the note of a real-corpus decode row. */
 const CPU_PASSES = 15;
 
-/**
- * Runs `fn` for at least `ms` milliseconds, then until its CPU time per call has not improved by
- * 3% for 5 calls (at most `maxMs` in all): the JIT compiles on background threads, which a loaded
- * machine starves, so a fixed time can end while the code still runs in a lower tier.
- */
-function warmUp(fn: () => unknown, ms: number, maxMs: number): void {
-  const sink: unknown[] = [];
-  const t0 = performance.now();
-  let best = Infinity;
-  let sinceBest = 0;
-  for (;;) {
-    const c0 = process.cpuUsage();
-    sink[0] = fn();
-    const c = process.cpuUsage(c0);
-    const cpu = c.user + c.system;
-    if (cpu < best * 0.97) {
-      best = cpu;
-      sinceBest = 0;
-    } else {
-      sinceBest++;
-    }
-    const elapsed = performance.now() - t0;
-    if (elapsed >= maxMs || (elapsed >= ms && sinceBest >= 5)) break;
-  }
-  if (sink.length === 0) throw new Error('unreachable');
-}
 
 /** File bytes per CPU-second (user + system time of the process) of `fn`, the median of `runs` calls. */
 function cpuMbPerSecond(bytes: number, fn: () => unknown, runs: number): number {

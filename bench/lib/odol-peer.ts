@@ -22,15 +22,9 @@ import { pathToFileURL } from 'node:url';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { corpusInputs } from './inputs.ts';
 import type { Row } from './report.ts';
-import { median } from './timing.ts';
+import { median, warmUp } from './timing.ts';
 
 type Decode = (bytes: Uint8Array) => unknown;
-
-/** The ODOL version of a file (the u32 after the magic), or undefined for anything else. */
-function odolVersion(bytes: Uint8Array): number | undefined {
-  if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'ODOL') return undefined;
-  return new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
-}
 
 function passCpuMs(files: readonly Uint8Array[], decode: Decode): number {
   const c0 = process.cpuUsage();
@@ -41,27 +35,13 @@ function passCpuMs(files: readonly Uint8Array[], decode: Decode): number {
   return (c.user + c.system) / 1000;
 }
 
-/** Runs passes until the CPU time per pass has not improved for 8 passes (at least `minMs`). */
-function warm(files: readonly Uint8Array[], decode: Decode, minMs: number): void {
-  const t0 = performance.now();
-  let best = Infinity;
-  let since = 0;
-  while (performance.now() - t0 < minMs || since < 8) {
-    const ms = passCpuMs(files, decode);
-    if (ms < best * 0.97) {
-      best = ms;
-      since = 0;
-    } else since++;
-    if (performance.now() - t0 > 10_000) break;
-  }
-}
-
 export async function benchOdolPeer(codec: FormatCodec | undefined, quick: boolean, log: (s: string) => void): Promise<Row[]> {
   const path = process.env.LODSMITH_BENCH_BIS_TOOLKIT?.trim();
   if (!path || !codec) return [];
+  // The versions the peer reads, as our own codec reports them.
   const files = corpusInputs('p3d-odol')
     .map((f) => ({ ...f, data: new Uint8Array(readFileSync(f.file)) }))
-    .filter((f) => [53, 54].includes(odolVersion(f.data) ?? 0));
+    .filter((f) => [53, 54].includes(Number(codec.info(codec.decode(f.data), f.bytes).version)));
   const bytes = files.reduce((a, f) => a + f.bytes, 0);
   const row: Row = {
     section: 'codec', subject: 'p3d-odol', input: `corpus v53/v54 (${files.length} files)`, bytes, metric: 'decode vs BIS-Toolkit', value: null, unit: 'x',
@@ -79,8 +59,7 @@ export async function benchOdolPeer(codec: FormatCodec | undefined, quick: boole
     peer(f.data);
   }
   log(`p3d-odol: ${files.length} v53/v54 files beside BIS-Toolkit (${path})`);
-  warm(data, ours, quick ? 500 : 1500);
-  warm(data, peer, quick ? 500 : 1500);
+  for (const decode of [ours, peer]) warmUp(() => passCpuMs(data, decode), quick ? 500 : 1500, 10_000);
   const rounds = quick ? 15 : 61;
   const ratios: number[] = [];
   const oursMs: number[] = [];

@@ -52,8 +52,6 @@ describe('npm run bench', () => {
     const baseline = rows.filter((x) => x.section === 'baseline');
     expect(baseline.map((x) => `${x.subject} ${x.bytes}`)).toEqual([`memcpy ${1 << 20}`, `memcpy ${64 << 20}`, `new memory ${64 << 20}`]);
     for (const m of baseline) expect(m.value).toBeGreaterThan(0);
-    // New memory is written at most as fast as a copy into memory written before, give or take noise.
-    expect(baseline[2]!.vsMemcpy).toBeLessThan(2);
     expect(baseline[2]!.note).toMatch(/us a page here/);
 
     // The generated input: the decode a command runs (in situ, with its target), the shared and

@@ -147,7 +147,14 @@ test("the desktop page's own CSP (file://, no header) blocks the network, forms 
     form.target = '_blank';
     document.body.append(form);
     form.submit();
-    await new Promise((r) => setTimeout(r, 300));
+    // Violation events arrive asynchronously (the object's one can come after the form's); wait
+    // until each blocked kind has been reported, for at most five seconds.
+    const wanted = ['connect-src', 'object-src', 'form-action'];
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && !wanted.every((d) => seen.filter((v) => v.startsWith(d + ' ')).length >= (d === 'connect-src' ? 2 : 1))) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 100));
     return seen;
   }, lodsmith.origin);
   const directives = violations.map((v) => v.split(' ')[0]);

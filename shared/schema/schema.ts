@@ -379,6 +379,46 @@ export function writeFloatsKept(w: BinaryWriter, vs: readonly number[] | undefin
   }
 }
 
+// Field codes of a record's read plan: plain numbers by base type; a positive code n is a tuple
+// of n f32 values.
+const P_U8 = -1, P_I8 = -2, P_U16 = -3, P_I16 = -4, P_U32 = -5, P_I32 = -6, P_F32 = -7, P_F64 = -8, P_CSTR = -9;
+const PLAN_CODE: Partial<Record<NumKind, number>> = { u8: P_U8, i8: P_I8, u16: P_U16, i16: P_I16, u32: P_U32, i32: P_I32, f32: P_F32, f64: P_F64 };
+
+interface ReadPlan {
+  codes: Int8Array;
+  /** The encoding of each string field. */
+  encodings: TextEncoding[];
+  /** Fewest bytes the fields after each field take (a string at least its terminator). */
+  after: Int32Array;
+  /** Fewest bytes of the whole record. */
+  minSize: number;
+}
+
+/** The read plan of a record whose fields are all plain numbers, float tuples or C strings, else undefined. */
+function planOf(entries: ReadonlyArray<[string, BinType<any>]>): ReadPlan | undefined {
+  if (entries.length === 0) return undefined;
+  const codes = new Int8Array(entries.length);
+  const encodings: TextEncoding[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const t = entries[i]![1];
+    if (t instanceof NumType && t.read === NumType.prototype.read && PLAN_CODE[t.base] !== undefined) {
+      codes[i] = PLAN_CODE[t.base]!;
+      sizes.push(t.fixedSize);
+    } else if (t instanceof FloatTuple && t.read === FloatTuple.prototype.read && t.n > 0 && t.n <= 127) {
+      codes[i] = t.n;
+      sizes.push(t.fixedSize);
+    } else if (t instanceof CString && t.read === CString.prototype.read) {
+      codes[i] = P_CSTR;
+      encodings[i] = t.enc;
+      sizes.push(1);
+    } else return undefined;
+  }
+  const after = new Int32Array(entries.length);
+  for (let i = entries.length - 2; i >= 0; i--) after[i] = after[i + 1]! + sizes[i + 1]!;
+  return { codes, encodings, after, minSize: after[0]! + sizes[0]! };
+}
+
 /** A record: named fields in byte order. */
 export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMeta> {
   readonly kind = 'struct' as const;
@@ -404,9 +444,97 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
     }
     this.fields = fields;
     this.fixedSize = offset;
+    this.plan = planOf(this.entries);
   }
 
+  /**
+   * For a record of plain numbers and float tuples only: one code per field (see planOf), so
+   * {@link read} can read it with one bounds check and no node path bookkeeping when all of it is
+   * in the window. A generic read cost a path push and pop, a method looked up by name and two
+   * instanceof tests per field: the ODOL corpus reads ~60,000 such records a pass.
+   */
+  private readonly plan: ReadPlan | undefined;
+
   read(r: BinaryReader): InferFields<F> & NodeMeta {
+    if (this.plan !== undefined && r.pos + this.plan.minSize <= r.end) return this.readPlanned(r, this.plan);
+    return this.readFields(r);
+  }
+
+  /**
+   * The record read by its plan. What can fail in it (a string without its terminator, a budget
+   * charge for a float tuple) runs with the field on the node path, as in {@link readFields}; a
+   * string that leaves too few bytes for the fields after it sends the record to readFields, which
+   * fails where the bytes run out. The result (fields, kept NaN bytes, span) is the same.
+   */
+  private readPlanned(r: BinaryReader, planned: ReadPlan): InferFields<F> & NodeMeta {
+    const start = r.pos;
+    const plan = planned.codes;
+    const view = r.view;
+    const bytes = r.bytes;
+    const entries = this.entries;
+    const out: Record<string | symbol, unknown> = {};
+    let bits: NanBits | undefined;
+    let p = start;
+    for (let i = 0; i < plan.length; i++) {
+      const code = plan[i]!;
+      const name = entries[i]![0];
+      let v: number | number[];
+      switch (code) {
+        case P_U8: v = bytes[p]!; p += 1; break;
+        case P_I8: v = view.getInt8(p); p += 1; break;
+        case P_U16: v = view.getUint16(p, true); p += 2; break;
+        case P_I16: v = view.getInt16(p, true); p += 2; break;
+        case P_U32: v = view.getUint32(p, true); p += 4; break;
+        case P_I32: v = view.getInt32(p, true); p += 4; break;
+        case P_F32:
+          v = view.getFloat32(p, true);
+          if (v !== v) (bits ??= {})[name] = bytes.slice(p, p + 4);
+          p += 4;
+          break;
+        case P_F64:
+          v = view.getFloat64(p, true);
+          if (v !== v) (bits ??= {})[name] = bytes.slice(p, p + 8);
+          p += 8;
+          break;
+        case P_CSTR:
+          r.pos = p;
+          r.enter(name);
+          v = r.cstring(planned.encodings[i]);
+          r.leave();
+          p = r.pos;
+          if (p + planned.after[i]! > r.end) {
+            r.pos = start;
+            return this.readFields(r);
+          }
+          break;
+        default: {
+          // A tuple of `code` floats, charged as BinaryReader.f32s charges it.
+          const n = code;
+          r.pos = p;
+          r.enter(name);
+          r.charge(n * 8, `${n} floats`);
+          r.leave();
+          const a = new Array<number>(n);
+          let nan = false;
+          for (let k = 0; k < n; k++) {
+            const x = view.getFloat32(p + 4 * k, true);
+            a[k] = x;
+            if (x !== x) nan = true;
+          }
+          if (nan) (bits ??= {})[name] = a.map((x, k) => (Number.isNaN(x) ? bytes.slice(p + 4 * k, p + 4 * k + 4) : undefined));
+          v = a;
+          p += 4 * n;
+        }
+      }
+      out[name] = v;
+    }
+    r.pos = p;
+    if (bits) out[NAN_BITS] = bits;
+    out.$span = [start, p];
+    return out as InferFields<F> & NodeMeta;
+  }
+
+  private readFields(r: BinaryReader): InferFields<F> & NodeMeta {
     const start = r.pos;
     const out: Record<string | symbol, unknown> = {};
     let bits: NanBits | undefined;

@@ -3,7 +3,7 @@ import { BinaryReader } from '../../shared/binary/reader.ts';
 import { BinaryWriter } from '../../shared/binary/writer.ts';
 import { decodeText, encodeText } from '../../shared/binary/text.ts';
 import { DecodeError } from '../../shared/errors.ts';
-import { bool, enumU8, f32, i16, lenString, struct, vec3 } from '../../shared/schema/schema.ts';
+import { bool, cstring, enumU8, f32, f64, i16, i32, i8, lenString, mat4x3, nanBitsOf, struct, u16, u32, u8, vec3 } from '../../shared/schema/schema.ts';
 
 describe('BinaryReader / BinaryWriter', () => {
   it('round-trips every scalar type little-endian', () => {
@@ -122,6 +122,44 @@ describe('schema', () => {
     expect(Light.checkField('power', 11)).toMatch(/at most 10/);
     expect(Light.checkField('style', 1.5)).toMatch(/whole/);
     expect(Light.checkField('power', 3)).toBeUndefined();
+  });
+
+  it('a record of numbers, float tuples and C strings reads by its plan exactly as field by field: values, NaN bytes, span, position, errors', () => {
+    // Struct.read takes a planned path when the record's fixed part fits the window; readFields is
+    // the generic one it must match, including where and how a short or damaged record fails.
+    const Rec = struct('rec', { name: cstring(), a: u8, b: i8, c: u16, d: i16, e: u32, f: i32, g: f32, h: f64, m: mat4x3, tag: cstring('cp1251'), v: vec3 });
+    const generic = (r: BinaryReader): unknown => (Rec as unknown as { readFields(r: BinaryReader): unknown }).readFields(r);
+    const outcome = (read: (r: BinaryReader) => unknown, bytes: Uint8Array, at: number, end: number) => {
+      const r = new BinaryReader(bytes).sub(end);
+      r.pos = at;
+      try {
+        const rec = read(r) as Record<string, unknown>;
+        const bits = nanBitsOf(rec);
+        return { rec: JSON.stringify(rec, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x)), keys: Object.keys(rec), bits: bits && JSON.stringify(Object.entries(bits).map(([k, b]) => [k, Array.isArray(b) ? b.map((e) => e && Array.from(e)) : Array.from(b)])), pos: r.pos };
+      } catch (e) {
+        expect(e).toBeInstanceOf(DecodeError);
+        return { error: `${(e as DecodeError).message}|${(e as DecodeError).offset}|${(e as DecodeError).path}` };
+      }
+    };
+    let seed = 12345;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 255;
+    let planned = 0;
+    for (let round = 0; round < 400; round++) {
+      const bytes = new Uint8Array(180);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = rnd() < 200 ? rnd() : 0;
+      // NaNs (quiet, signalling, negative) in some floats, as a file may hold them.
+      const dv = new DataView(bytes.buffer);
+      if (round % 3 === 0) for (let k = 0; k < 40; k += 4) dv.setUint32(8 + k + (round % 4), [0x7fc00000, 0x7f800001, 0xffa00123][k % 3]!, true);
+      const at = round % 7;
+      // Every window end from "nothing" to "everything", so both paths meet every way to run short.
+      for (const end of [at, at + 1, at + 9, at + 20, at + 40, at + 70, at + 99, at + 120, 180]) {
+        const fast = outcome((r) => Rec.read(r), bytes, at, Math.min(end, 180));
+        const slow = outcome(generic, bytes, at, Math.min(end, 180));
+        expect(fast).toEqual(slow);
+        if (!('error' in fast)) planned++;
+      }
+    }
+    expect(planned).toBeGreaterThan(100);
   });
 
   it('keeps float bits a JS number cannot carry (signalling NaNs) per field, through spreads and edits elsewhere', () => {

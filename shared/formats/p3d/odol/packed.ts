@@ -149,6 +149,20 @@ export class Slab {
     return at;
   }
 
+  /**
+   * `place` for `bytes` bytes of `src` from `start`, without a view of them: most arrays of a real
+   * file are a few bytes stored raw, for which making a subarray to copy from cost as much as the
+   * copy.
+   */
+  placeFrom(src: Uint8Array, start: number, bytes: number, what: string, at0: { pos: number; path: string }): number {
+    if (bytes > this.chunkBytes >> 2) return -1;
+    const at = this.reserve(bytes, what, at0);
+    const view = this.view!;
+    if (bytes <= 64) for (let i = 0; i < bytes; i++) view[at + i] = src[start + i]!;
+    else view.set(src.subarray(start, start + bytes), at);
+    return at;
+  }
+
   /** The chunk `place` copied into last. */
   get current(): ArrayBuffer {
     return this.buffer!;
@@ -270,7 +284,22 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     const start = r.pos;
     const elementSize = t.bytesPerValue * t.components;
     const n = checkCount(r, ctx, r.i32(), elementSize, start);
-    const b = readBlock(r, ctx, n * elementSize);
+    const size = n * elementSize;
+    // A block stored raw (flag byte 0 from v64, under 1024 bytes before) that fits the window,
+    // copied straight from the input into the slab (readBlock and toTyped, without their views).
+    const rawAt = r.pos + (ctx.flagged ? 1 : 0);
+    if (ctx.slab && (ctx.flagged ? r.bytes[r.pos] === 0 : size < 1024) && rawAt + size <= r.end) {
+      const at = ctx.slab.placeFrom(r.bytes, rawAt, size, 'array', r);
+      if (at >= 0) {
+        r.pos = rawAt + size;
+        const out: PackedArray<T> = { data: t.make(ctx.slab.current, at, size / t.bytesPerValue) };
+        if (ctx.flagged) out.flag = 0;
+        out.$span = [start, r.pos];
+        out.$raw = r.viewAt(start, r.pos);
+        return out;
+      }
+    }
+    const b = readBlock(r, ctx, size);
     const out: PackedArray<T> = { data: toTyped(r, ctx, b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
     if (b.packed) out.packed = b.packed;

@@ -21,6 +21,7 @@
  */
 import { DecodeError } from '../errors.ts';
 import { chargeAllocation } from './budget.ts';
+import { runPriming } from './priming.ts';
 
 export interface Lzo1xResult {
   data: Uint8Array;
@@ -94,6 +95,163 @@ function longMatch(out: Uint8Array, ov: DataView, op: number, dist: number, len:
   return stop;
 }
 
+/** Writes LZO1X instructions by kind and adds up the output they make (for the priming streams). */
+function lzoAssembler() {
+  const s: number[] = [];
+  let op = 0;
+  const data = (n: number): void => {
+    for (let i = 0; i < n; i++) s.push((i * 37 + 11) & 255);
+    op += n;
+  };
+  const extend = (rem: number): void => {
+    for (; rem > 255; rem -= 255) s.push(0);
+    s.push(rem);
+  };
+  // The LE16 of M3/M4, then the trailing literals it announces.
+  const tail = (d: number, lits: number): void => {
+    s.push(d & 255, d >> 8);
+    data(lits);
+  };
+  return {
+    /** The stream's first literal run, in its short form. */
+    firstRun(n: number): void {
+      s.push(17 + n);
+      data(n);
+    },
+    /** A literal run (where the state is 0): 4..18 bytes in the short form, else extended. */
+    run(n: number): void {
+      if (n <= 18) s.push(n - 3);
+      else {
+        s.push(0);
+        extend(n - 18);
+      }
+      data(n);
+    },
+    m2(len: number, dist: number, lits = 0): void {
+      s.push(((len - 1) << 5) | (((dist - 1) & 7) << 2) | lits, (dist - 1) >> 3);
+      op += len;
+      data(lits);
+    },
+    m3(len: number, dist: number, lits = 0): void {
+      if (len <= 33) s.push(32 | (len - 2));
+      else {
+        s.push(32);
+        extend(len - 33);
+      }
+      op += len;
+      tail(((dist - 1) << 2) | lits, lits);
+    },
+    m4(len: number, dist: number, lits = 0): void {
+      const far = dist - M3_MAX_OFFSET;
+      const hi = (far >> 14) << 3;
+      if (len <= 9) s.push(16 | hi | (len - 2));
+      else {
+        s.push(16 | hi);
+        extend(len - 9);
+      }
+      op += len;
+      tail(((far & 0x3fff) << 2) | lits, lits);
+    },
+    /** 3 bytes at 2049..3072 (after a literal run) or 2 bytes at 1..1024 (after 1..3 literals). */
+    m1(afterRun: boolean, dist: number, lits = 0): void {
+      const x = dist - (afterRun ? 1 + M2_MAX_OFFSET : 1);
+      s.push(((x & 3) << 2) | lits, x >> 2);
+      op += afterRun ? 3 : 2;
+      data(lits);
+    },
+    end(): { stream: Uint8Array; size: number } {
+      s.push(0x11, 0, 0);
+      return { stream: Uint8Array.from(s), size: op };
+    },
+  };
+}
+
+/**
+ * Two short streams (~1 kB in all for ~54 kB of output) with every kind of instruction the
+ * decoder takes apart. The first runs through the fast loop: the first literal run, literal runs
+ * short, long, longer than NATIVE_RUN and with a zero extension byte, each short run length class
+ * followed by an M2 at both distance classes and by other matches, M1 after a run and after
+ * trailing literals, M2/M3/M4 short and extended at every distance class of longMatch, distances
+ * under 4; its last 39 bytes of output go through the checked path. The second is short enough
+ * (64 bytes) for every instruction to take the checked path, the end of every real array's
+ * stream: extended M3 and M4, a long literal run, M1 after a run, a native match copy, a
+ * distance-1 fill. A test holds both to {@link lzo1xMatches}.
+ */
+export function lzo1xPrimingStreams(): { stream: Uint8Array; size: number }[] {
+  const a = lzoAssembler();
+  a.firstRun(40);
+  a.m2(8, 16);
+  a.m2(5, 5, 2);
+  a.m1(false, 9);
+  a.run(6);
+  a.m2(4, 20);
+  a.run(12);
+  a.m2(6, 6, 1);
+  a.m1(false, 3);
+  a.run(17);
+  a.m3(20, 30);
+  a.m3(10, 5);
+  a.run(50);
+  a.m3(200, 8);
+  a.run(200);
+  // Output grows by native copies as long as their distance (the decoder's copyWithin), cheap
+  // for the engine's interpreter, which runs all of this.
+  a.m3(500, 500);
+  a.m3(1000, 1000);
+  a.m3(2000, 2000);
+  a.run(5);
+  a.m1(true, 2500);
+  a.m3(4000, 4000);
+  a.m3(8000, 8000);
+  a.m3(16000, 16000);
+  a.m3(1000, 1000);
+  a.m3(100, 6);
+  a.m4(5, 20000);
+  a.m4(9, 21000, 3);
+  a.m1(false, 100);
+  a.run(4);
+  a.m4(400, 17000);
+  a.m4(50, 32769);
+  a.m2(3, 2);
+  a.m3(6, 1);
+  a.run(300);
+  a.m3(12, 700, 1);
+  // The last 39 bytes of output: the checked path (a literal run, M3, M4, M2, the end marker).
+  a.m1(false, 40);
+  a.run(20);
+  a.m3(8, 10, 1);
+  a.m4(6, 20000);
+  a.m2(4, 12);
+  const b = lzoAssembler();
+  b.firstRun(4);
+  b.m3(20000, 1);
+  b.run(40);
+  b.m1(true, 2100);
+  b.m3(40, 50);
+  b.m4(100, 20000);
+  return [a.end(), b.end()];
+}
+
+/** Set once the decoder has been given the priming stream. */
+let primed = false;
+
+/**
+ * Decodes {@link lzo1xPrimingStreams} once before the first real stream, so the engine has seen
+ * every branch of the decoder by the time it optimises it. Otherwise it optimises what the first
+ * files happened to use, meets a new instruction kind later, throws the code away and compiles
+ * it again: over the corpus the decoder was compiled six times (~50 ms of compiler time each,
+ * on another core while the file is decoded, so a second worker competed with it for CPU).
+ */
+function primeDecoder(): void {
+  primed = true;
+  runPriming(() => {
+    for (const p of lzo1xPrimingStreams()) {
+      lzo1xDecompress(p.stream, 0, p.size, new Uint8Array(p.size));
+      lzo1xDecompress(p.stream, 0, p.size);
+    }
+  });
+}
+
 /** Where {@link checkedStep} leaves the decoder (one object per call, off the fast path). */
 interface Cursor {
   ip: number;
@@ -108,6 +266,7 @@ interface Cursor {
  * {@link DecodeError} with the absolute offset of the offending instruction.
  */
 export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array, path = ''): Lzo1xResult {
+  if (!primed) primeDecoder();
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
   }

@@ -51,11 +51,17 @@ export function parseFast(argv: readonly string[], table: readonly CommandSpec[]
   }
   // A value that starts with '-' is an option to commander and may be a value to parseArgs.
   let parsed: { values: Record<string, unknown>; positionals: string[] };
-  try {
-    const { parseArgs } = process.getBuiltinModule('node:util');
-    parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true }) as typeof parsed;
-  } catch {
-    return undefined;
+  if (rest.every((a) => !a.startsWith('-'))) {
+    // No options at all (`lodsmith info FILE`, what a script runs per file): every argument is a
+    // positional, and Node's parser, a module of its own to load and compile, is not needed.
+    parsed = { values: {}, positionals: [...rest] };
+  } else {
+    try {
+      const { parseArgs } = process.getBuiltinModule('node:util');
+      parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true }) as typeof parsed;
+    } catch {
+      return undefined;
+    }
   }
   for (const [k, v] of Object.entries(parsed.values)) {
     if (typeof v === 'string' && v.startsWith('-')) return undefined;

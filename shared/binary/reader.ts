@@ -118,6 +118,24 @@ export class BinaryReader {
   }
 
   /**
+   * {@link charge} for a field `segment` of the node being read: the segment joins the node path
+   * only when the charge fails (a record reader then needs no path bookkeeping per field).
+   */
+  chargeIn(segment: string, bytes: number, what: string): void {
+    const budget = activeBudget();
+    if (budget !== undefined ? budget.fits(bytes) : bytes >= 0 && bytes <= defaultBudgetBytes(0)) {
+      budget?.charge(bytes, what);
+      return;
+    }
+    this.stack.push(segment);
+    try {
+      chargeAllocation(bytes, what, this.pos, this.path);
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  /**
    * Charges a list of `n` decoded records before it is built: once per list, never per record, so
    * it costs nothing per record. A record of a few bytes in the file is a JS object of tens or
    * hundreds of bytes (more when it holds typed arrays), so a count the file's size allows could

@@ -18,7 +18,7 @@
  */
 import type { BinaryReader, Span } from '../binary/reader.ts';
 import { BinaryWriter } from '../binary/writer.ts';
-import { textByteLength, type TextEncoding } from '../binary/text.ts';
+import { decodeText, latin1At, textByteLength, type TextEncoding } from '../binary/text.ts';
 
 export type FieldKind =
   | 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'f64'
@@ -388,6 +388,8 @@ interface ReadPlan {
   codes: Int8Array;
   /** The encoding of each string field. */
   encodings: TextEncoding[];
+  /** What each float tuple's budget charge says (as BinaryReader.f32s says it). */
+  whats: string[];
   /** Fewest bytes the fields after each field take (a string at least its terminator). */
   after: Int32Array;
   /** Fewest bytes of the whole record. */
@@ -399,6 +401,7 @@ function planOf(entries: ReadonlyArray<[string, BinType<any>]>): ReadPlan | unde
   if (entries.length === 0) return undefined;
   const codes = new Int8Array(entries.length);
   const encodings: TextEncoding[] = [];
+  const whats: string[] = [];
   const sizes: number[] = [];
   for (let i = 0; i < entries.length; i++) {
     const t = entries[i]![1];
@@ -407,6 +410,7 @@ function planOf(entries: ReadonlyArray<[string, BinType<any>]>): ReadPlan | unde
       sizes.push(t.fixedSize);
     } else if (t instanceof FloatTuple && t.read === FloatTuple.prototype.read && t.n > 0 && t.n <= 127) {
       codes[i] = t.n;
+      whats[i] = `${t.n} floats`;
       sizes.push(t.fixedSize);
     } else if (t instanceof CString && t.read === CString.prototype.read) {
       codes[i] = P_CSTR;
@@ -416,7 +420,7 @@ function planOf(entries: ReadonlyArray<[string, BinType<any>]>): ReadPlan | unde
   }
   const after = new Int32Array(entries.length);
   for (let i = entries.length - 2; i >= 0; i--) after[i] = after[i + 1]! + sizes[i + 1]!;
-  return { codes, encodings, after, minSize: after[0]! + sizes[0]! };
+  return { codes, encodings, whats, after, minSize: after[0]! + sizes[0]! };
 }
 
 /** A record: named fields in byte order. */
@@ -463,8 +467,8 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
   /**
    * The record read by its plan. What can fail in it (a string without its terminator, a budget
    * charge for a float tuple) runs with the field on the node path, as in {@link readFields}; a
-   * string that leaves too few bytes for the fields after it sends the record to readFields, which
-   * fails where the bytes run out. The result (fields, kept NaN bytes, span) is the same.
+   * string without its terminator, or one that leaves too few bytes for the fields after it, hands
+   * the rest of the record to readFields, which fails where the bytes run out. The result (fields, kept NaN bytes, span) is the same.
    */
   private readPlanned(r: BinaryReader, planned: ReadPlan): InferFields<F> & NodeMeta {
     const start = r.pos;
@@ -496,24 +500,24 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
           if (v !== v) (bits ??= {})[name] = bytes.slice(p, p + 8);
           p += 8;
           break;
-        case P_CSTR:
-          r.pos = p;
-          r.enter(name);
-          v = r.cstring(planned.encodings[i]);
-          r.leave();
-          p = r.pos;
-          if (p + planned.after[i]! > r.end) {
-            r.pos = start;
-            return this.readFields(r);
+        case P_CSTR: {
+          // A string without its terminator in the window, or one that leaves too few bytes for
+          // the fields after it: readFields fails where and as it should.
+          const z = bytes.indexOf(0, p);
+          if (z < 0 || z + 1 + planned.after[i]! > r.end) {
+            r.pos = p;
+            return this.readFields(r, i, out, bits, start);
           }
+          const enc = planned.encodings[i]!;
+          v = enc === 'latin1' ? latin1At(bytes, p, z) : decodeText(bytes.subarray(p, z), enc);
+          p = z + 1;
           break;
+        }
         default: {
           // A tuple of `code` floats, charged as BinaryReader.f32s charges it.
           const n = code;
           r.pos = p;
-          r.enter(name);
-          r.charge(n * 8, `${n} floats`);
-          r.leave();
+          r.chargeIn(name, n * 8, planned.whats[i]!);
           const a = new Array<number>(n);
           let nan = false;
           for (let k = 0; k < n; k++) {
@@ -534,11 +538,14 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
     return out as InferFields<F> & NodeMeta;
   }
 
-  private readFields(r: BinaryReader): InferFields<F> & NodeMeta {
-    const start = r.pos;
-    const out: Record<string | symbol, unknown> = {};
-    let bits: NanBits | undefined;
-    for (const [name, t] of this.entries) {
+  /**
+   * The record read field by field from field `from` on (readPlanned hands over the fields it has
+   * read, and the record's start, where it cannot go on: nothing is read or charged twice).
+   */
+  private readFields(r: BinaryReader, from = 0, out: Record<string | symbol, unknown> = {}, bits?: NanBits, start = r.pos): InferFields<F> & NodeMeta {
+    const entries = this.entries;
+    for (let i = from; i < entries.length; i++) {
+      const [name, t] = entries[i]!;
       const at = r.pos;
       r.enter(name);
       const v = t.read(r);

@@ -3,6 +3,7 @@ import { BinaryReader } from '../../shared/binary/reader.ts';
 import { BinaryWriter } from '../../shared/binary/writer.ts';
 import { decodeText, encodeText } from '../../shared/binary/text.ts';
 import { DecodeError } from '../../shared/errors.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { bool, cstring, enumU8, f32, f64, i16, i32, i8, lenString, mat4x3, nanBitsOf, struct, u16, u32, u8, vec3 } from '../../shared/schema/schema.ts';
 
 describe('BinaryReader / BinaryWriter', () => {
@@ -160,6 +161,16 @@ describe('schema', () => {
       }
     }
     expect(planned).toBeGreaterThan(100);
+    // A budget too small for the tuples' charge: both fail alike, the field on the path.
+    const bytes = new Uint8Array(180).fill(65);
+    bytes[5] = 0;
+    bytes[85] = 0;
+    for (const limit of [10, 60, 100, 110]) {
+      const fast = withBudget(new MemoryBudget(limit), () => outcome((r) => Rec.read(r), bytes, 0, 180));
+      const slow = withBudget(new MemoryBudget(limit), () => outcome(generic, bytes, 0, 180));
+      expect(fast).toEqual(slow);
+      expect('error' in fast && fast.error).toMatch(/\|(m|v)$/);
+    }
   });
 
   it('keeps float bits a JS number cannot carry (signalling NaNs) per field, through spreads and edits elsewhere', () => {

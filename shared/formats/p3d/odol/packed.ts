@@ -245,7 +245,10 @@ export function readBlock(
   let res: { data: Uint8Array; consumed: number };
   try {
     const src = r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end);
-    res = inflate(ctx.method, src, start, size, ctx.slab?.take(size, 'compressed array', r), r.path);
+    // The node path is text built from the reader's stack: only a stream decoder that charges its
+    // own output (no slab) needs it; errors get it in the catch below.
+    const into = ctx.slab?.take(size, 'compressed array', r);
+    res = inflate(ctx.method, src, start, size, into, into ? '' : r.path);
   } catch (e) {
     // The stream decoders do not know the node path: add it (a BudgetError already has it).
     if (e instanceof DecodeError && !(e instanceof BudgetError)) throw new DecodeError(e.detail, e.offset, r.path);

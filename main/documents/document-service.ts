@@ -129,6 +129,11 @@ interface OpenDocument {
   embedded?: { revision: number; map: Map<string, Uint8Array> };
   /** Texture references that resolve nowhere, per revision (Problems entries). */
   textureProblems?: { revision: number; problems: Problem[] };
+  /**
+   * The scene the texture prefetch built right after the open, handed to the preview's first
+   * scene request instead of building it a second time (see {@link DocumentService.prefetchTextures}).
+   */
+  sceneAhead?: { revision: number; scene: Scene };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
   /** Animation files attached to the model, in the order attached. */
@@ -142,6 +147,8 @@ interface OpenDocument {
 const READ_CHUNK = 4 << 20;
 /** Texture files decoded ahead when a model opens (the picture cache keeps 64). */
 const PREFETCH_TEXTURES = 16;
+/** How long a scene built ahead for the preview's first request is kept for it. */
+const SCENE_AHEAD_MS = 30_000;
 /** History labels sent with each snapshot (the newest steps; older ones stay undoable). */
 const HISTORY_SHOWN = 200;
 /** Bounds of `find`: nodes inspected for values, and matches returned. */
@@ -637,6 +644,11 @@ export class DocumentService {
 
   /** The document's own scene (no attached animations). */
   private ownScene(d: OpenDocument, lod?: string): Scene {
+    const ahead = d.sceneAhead;
+    if (ahead) {
+      d.sceneAhead = undefined;
+      if (lod === undefined && ahead.revision === d.revision) return ahead.scene;
+    }
     try {
       return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
     } catch (e) {
@@ -1218,12 +1230,20 @@ export class DocumentService {
     if (d.abs === null || !this.opts.prefetchTextures) return;
     setImmediate(() => {
       let scene: Scene;
+      const revision = d.revision;
       try {
         scene = d.codec.toScene(d.tree, {});
       } catch {
         return;
       }
       this.materialStages(d, scene);
+      // The preview asks for this very scene next: keep it for that request (a large model's
+      // scene took as long to build as everything else in its open), but not for long.
+      const ahead = { revision, scene };
+      d.sceneAhead = ahead;
+      setTimeout(() => {
+        if (d.sceneAhead === ahead) d.sceneAhead = undefined;
+      }, SCENE_AHEAD_MS).unref?.();
       const names = new Set<string>();
       for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
       for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);

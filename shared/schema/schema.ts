@@ -482,7 +482,7 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
     for (let i = 0; i < plan.length; i++) {
       const code = plan[i]!;
       const name = entries[i]![0];
-      let v: number | number[];
+      let v: number | number[] | string;
       switch (code) {
         case P_U8: v = bytes[p]!; p += 1; break;
         case P_I8: v = view.getInt8(p); p += 1; break;

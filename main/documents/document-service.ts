@@ -633,8 +633,10 @@ export class DocumentService {
   /** The model's scene with the clips of its attached animation files bound to its bones. */
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
-    const scene = this.ownScene(d, lod);
-    this.materialStages(d, scene);
+    const ahead = this.takeSceneAhead(d, lod);
+    const scene = ahead ?? this.ownScene(d, lod);
+    // The prefetch gave the scene built ahead its .rvmat stages already (reading those files).
+    if (!ahead) this.materialStages(d, scene);
     if (d.rig) return animationOnRig(scene, d.rig.scene, d.rig.fileName);
     if (!d.anims.length) return scene;
     // Named after their file too: the timeline's clip list is where the user picks one.
@@ -642,13 +644,19 @@ export class DocumentService {
     return { ...scene, clips: [...scene.clips, ...attached] };
   }
 
+  /**
+   * The scene the texture prefetch built, for the preview's request of the same revision and no
+   * LOD; dropped by any scene request, so it is handed out once. Only the preview takes it: other
+   * users of the model's scene (glTF export, animation matching) want it without .rvmat stages.
+   */
+  private takeSceneAhead(d: OpenDocument, lod: string | undefined): Scene | undefined {
+    const ahead = d.sceneAhead;
+    d.sceneAhead = undefined;
+    return ahead && lod === undefined && ahead.revision === d.revision ? ahead.scene : undefined;
+  }
+
   /** The document's own scene (no attached animations). */
   private ownScene(d: OpenDocument, lod?: string): Scene {
-    const ahead = d.sceneAhead;
-    if (ahead) {
-      d.sceneAhead = undefined;
-      if (lod === undefined && ahead.revision === d.revision) return ahead.scene;
-    }
     try {
       return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
     } catch (e) {

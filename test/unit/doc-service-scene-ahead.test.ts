@@ -69,6 +69,17 @@ describe('the scene built ahead by the texture prefetch', () => {
     expect(Array.from(scene.meshes[0]!.positions).includes(0.75)).toBe(true);
   });
 
+  it('is left to the preview by the other users of the model scene, which build their own', async () => {
+    const svc = new DocumentService({ configDir: join(dir, 'config'), emit: () => undefined, prefetchTextures: true });
+    const id = await openBox(svc);
+    const toScene = vi.spyOn(formatById('p3d-mlod'), 'toScene');
+    // Listing the animations that fit the model builds its scene without .rvmat stages.
+    expect(await svc.animationCandidates(id)).toEqual([]);
+    expect(toScene).toHaveBeenCalledTimes(1);
+    svc.scene(id);
+    expect(toScene).toHaveBeenCalledTimes(1);
+  });
+
   it('is not built without the prefetch', async () => {
     const svc = new DocumentService({ configDir: join(dir, 'config'), emit: () => undefined });
     const id = await openBox(svc);

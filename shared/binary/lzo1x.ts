@@ -21,7 +21,7 @@
  */
 import { DecodeError } from '../errors.ts';
 import { chargeAllocation } from './budget.ts';
-import { runPriming } from './priming.ts';
+import { warmUpOnce } from './priming.ts';
 
 export interface Lzo1xResult {
   data: Uint8Array;
@@ -173,7 +173,7 @@ function lzoAssembler() {
  * followed by an M2 at both distance classes and by other matches, M1 after a run and after
  * trailing literals, M2/M3/M4 short and extended at every distance class of longMatch, distances
  * under 4; its last 39 bytes of output go through the checked path. The second is short enough
- * (64 bytes) for every instruction to take the checked path, the end of every real array's
+ * (142 bytes) for every instruction to take the checked path, the end of every real array's
  * stream: extended M3 and M4, a long literal run, M1 after a run, a native match copy, a
  * distance-1 fill. A test holds both to {@link lzo1xMatches}.
  */
@@ -232,25 +232,19 @@ export function lzo1xPrimingStreams(): { stream: Uint8Array; size: number }[] {
   return [a.end(), b.end()];
 }
 
-/** Set once the decoder has been given the priming stream. */
-let primed = false;
-
 /**
- * Decodes {@link lzo1xPrimingStreams} once before the first real stream, so the engine has seen
- * every branch of the decoder by the time it optimises it. Otherwise it optimises what the first
- * files happened to use, meets a new instruction kind later, throws the code away and compiles
- * it again: over the corpus the decoder was compiled six times (~50 ms of compiler time each,
- * on another core while the file is decoded, so a second worker competed with it for CPU).
+ * Decodes {@link lzo1xPrimingStreams} before the first real stream, so the engine has seen every
+ * branch of the decoder by the time it optimises it. Otherwise it optimises what the first files
+ * happened to use, meets a new instruction kind later, throws the code away and compiles it
+ * again: over the corpus the decoder was compiled 4-6 times (45-70 ms of compiler time each, on
+ * another core while the file is decoded, so a second worker competed with it for CPU).
  */
-function primeDecoder(): void {
-  primed = true;
-  runPriming(() => {
-    for (const p of lzo1xPrimingStreams()) {
-      lzo1xDecompress(p.stream, 0, p.size, new Uint8Array(p.size));
-      lzo1xDecompress(p.stream, 0, p.size);
-    }
-  });
-}
+const warmUp = warmUpOnce(() => {
+  for (const p of lzo1xPrimingStreams()) {
+    lzo1xDecompress(p.stream, 0, p.size, new Uint8Array(p.size));
+    lzo1xDecompress(p.stream, 0, p.size);
+  }
+});
 
 /** Where {@link checkedStep} leaves the decoder (one object per call, off the fast path). */
 interface Cursor {
@@ -266,7 +260,7 @@ interface Cursor {
  * {@link DecodeError} with the absolute offset of the offending instruction.
  */
 export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array, path = ''): Lzo1xResult {
-  if (!primed) primeDecoder();
+  warmUp();
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
   }

@@ -14,7 +14,7 @@
  */
 import { DecodeError } from '../errors.ts';
 import { chargeAllocation } from './budget.ts';
-import { PRIMING_TAIL, primingData, runPriming } from './priming.ts';
+import { PRIMING_TAIL, primingData, warmUpOnce } from './priming.ts';
 
 export interface LzssOptions {
   /**
@@ -97,7 +97,7 @@ function checksumBits(data: Uint8Array): { unsigned: number; signed: number } {
  * and throws {@link DecodeError} (with the absolute offset) for truncated or corrupt input.
  */
 export function lzssDecompress(src: Uint8Array, offset: number, expectedSize: number, opts: LzssOptions = {}, into?: Uint8Array, path = ''): LzssResult {
-  if (!primed) primeDecoder();
+  warmUp();
   if (!Number.isInteger(expectedSize) || expectedSize < 0) {
     throw new DecodeError(`LZSS expected size ${expectedSize} is invalid`, offset, '');
   }
@@ -237,22 +237,16 @@ export function lzssPrimingStreams(): { stream: Uint8Array; data: Uint8Array }[]
   return out;
 }
 
-/** Set once the decoder has decoded the priming streams. */
-let primed = false;
-
 /**
  * Decodes {@link lzssPrimingStreams} before the first real stream, so the engine optimises the
  * decoder once with every branch seen (over the corpus it was compiled 3-5 times without).
  */
-function primeDecoder(): void {
-  primed = true;
-  runPriming(() => {
-    for (const p of lzssPrimingStreams()) {
-      lzssDecompress(p.stream, 0, p.data.length, {}, new Uint8Array(p.data.length));
-      lzssDecompress(p.stream, 0, p.data.length);
-    }
-  });
-}
+const warmUp = warmUpOnce(() => {
+  for (const p of lzssPrimingStreams()) {
+    lzssDecompress(p.stream, 0, p.data.length, {}, new Uint8Array(p.data.length));
+    lzssDecompress(p.stream, 0, p.data.length);
+  }
+});
 
 /**
  * The fewest stream bytes (checksum included) that can expand to `size` bytes: longest

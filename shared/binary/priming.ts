@@ -9,18 +9,26 @@
 import { MemoryBudget, withBudget } from './budget.ts';
 
 /**
- * Runs a decoder's warm-up under a budget of its own, so it never counts against (or trips) the
- * budget of the decode that asked for it, and swallows what it throws: it only gathers the
- * engine's feedback, and the real call reports its own errors.
+ * A decoder's warm-up as a function to call at the top of the decoder: the first call runs
+ * `warm` (which calls the decoder on its own streams, reentering harmlessly), later calls do
+ * nothing. It runs under a budget of its own, so it never counts against (or trips) the budget of
+ * the decode that asked for it, and what it throws is dropped: it only gathers the engine's
+ * feedback, and the real call reports its own errors.
  */
-export function runPriming(fn: () => void): void {
-  try {
-    withBudget(new MemoryBudget(16 << 20), fn);
-  } catch {
-    // see above
-  }
+export function warmUpOnce(warm: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    try {
+      withBudget(new MemoryBudget(16 << 20), warm);
+    } catch {
+      // see above
+    }
+  };
 }
 
+/** Literals, repeats at distances 1-10, long and short matches, and a short tail of its own (see PRIMING_TAIL). */
 export function primingData(): Uint8Array {
   const out: number[] = [];
   let seed = 0x2545f491;

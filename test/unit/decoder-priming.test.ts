@@ -108,34 +108,49 @@ describe('decompressor priming', () => {
     for (const p of lz4PrimingBlocks()) expect(lz4Decompress(p.block, p.data.length)).toEqual(p.data);
   });
 
-  it("the warm-up on the first real call never counts against the caller's budget", async () => {
+  it("the warm-up runs on the first real call, once, and never counts against the caller's budget", async () => {
     for (const load of [
       async () => {
         const m = await import('../../shared/binary/lzo1x.ts');
         const data = new Uint8Array(5000).map((_, i) => (i * 7) & 63);
         const s = m.lzo1xCompress(data);
-        return { first: () => m.lzo1xDecompress(s, 0, data.length).data, data };
+        return { first: () => m.lzo1xDecompress(s, 0, data.length).data, data, warm: m.lzo1xPrimingStreams().map((p) => p.size) };
       },
       async () => {
         const m = await import('../../shared/binary/lzss.ts');
         const data = new Uint8Array(5000).map((_, i) => (i * 7) & 63);
         const s = m.lzssCompress(data);
-        return { first: () => m.lzssDecompress(s, 0, data.length).data, data };
+        return { first: () => m.lzssDecompress(s, 0, data.length).data, data, warm: m.lzssPrimingStreams().map((p) => p.data.length) };
       },
       async () => {
         const m = await import('../../shared/formats/unigine/lz4.ts');
         const data = new Uint8Array(5000).map((_, i) => (i * 7) & 63);
         const s = m.lz4Compress(data);
-        return { first: () => m.lz4Decompress(s, data.length) as Uint8Array, data };
+        return { first: () => m.lz4Decompress(s, data.length) as Uint8Array, data, warm: m.lz4PrimingBlocks().map((p) => p.data.length) };
       },
     ]) {
       vi.resetModules();
       const { MemoryBudget, withBudget } = await import('../../shared/binary/budget.ts');
-      const { first, data } = await load();
+      const { first, data, warm } = await load();
+      // Every charge, by the budget it went to: the warm-up decodes its own streams into arrays
+      // it allocates, so it charges their sizes to a budget of its own.
+      const charges: { budget: unknown; bytes: number }[] = [];
+      const charge = MemoryBudget.prototype.charge;
+      const spy = vi.spyOn(MemoryBudget.prototype, 'charge').mockImplementation(function (this: InstanceType<typeof MemoryBudget>, bytes, ...rest) {
+        charges.push({ budget: this, bytes });
+        return charge.call(this, bytes, ...rest);
+      });
       // Room for the warm-up's own ~54 kB too: only what the real decode allocates may count.
       const budget = new MemoryBudget(data.length + (1 << 20));
       expect(withBudget(budget, first)).toEqual(data);
       expect(budget.used).toBe(data.length);
+      const warmed = charges.filter((c) => c.budget !== budget).map((c) => c.bytes);
+      for (const size of warm) expect(warmed).toContain(size);
+      // A second decode does not warm up again.
+      charges.length = 0;
+      expect(withBudget(budget, first)).toEqual(data);
+      expect(charges.every((c) => c.budget === budget)).toBe(true);
+      spy.mockRestore();
     }
   });
 });

@@ -6,7 +6,7 @@
  */
 
 import { chargeAllocation } from '../../binary/budget.ts';
-import { PRIMING_TAIL, primingData, runPriming } from '../../binary/priming.ts';
+import { PRIMING_TAIL, primingData, warmUpOnce } from '../../binary/priming.ts';
 
 /**
  * Most bytes an LZ4 block of `blockBytes` can decode to: a match length extends by 255 per byte,
@@ -44,7 +44,7 @@ const NATIVE_COPY = 64;
  * sequence's token, checks every length and reports what is wrong.
  */
 export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = ''): Uint8Array | string {
-  if (!primed) primeDecoder();
+  warmUp();
   if (!Number.isInteger(size) || size < 0) return `declared size ${size} is invalid`;
   if (size > lz4MaxOutput(src.length)) return `a block of ${src.length} bytes cannot decode to the declared ${size} bytes`;
   chargeAllocation(size, 'LZ4 block', offset, path, src.length);
@@ -195,20 +195,14 @@ export function lz4PrimingBlocks(): { block: Uint8Array; data: Uint8Array }[] {
   return [data, data.subarray(data.length - PRIMING_TAIL)].map((d) => ({ block: lz4Compress(d), data: d }));
 }
 
-/** Set once the decoder has decoded the priming blocks. */
-let primed = false;
-
 /**
  * Decodes {@link lz4PrimingBlocks} before the first real block, so the engine optimises the
  * decoder once with every branch seen: without it, over the corpus, it left its optimised code
  * 36 times.
  */
-function primeDecoder(): void {
-  primed = true;
-  runPriming(() => {
-    for (const p of lz4PrimingBlocks()) lz4Decompress(p.block, p.data.length);
-  });
-}
+const warmUp = warmUpOnce(() => {
+  for (const p of lz4PrimingBlocks()) lz4Decompress(p.block, p.data.length);
+});
 
 /** Greedy LZ4 block compressor (4-byte hash, last 5 bytes always literals as the format asks). */
 export function lz4Compress(src: Uint8Array): Uint8Array {

@@ -138,23 +138,12 @@ export class Slab {
   }
 
   /**
-   * Copies `src` into a region as `take` would and returns the region's offset in `current`, or
-   * -1 for an array too large for a chunk (the caller allocates it). Makes no view of its own.
+   * Copies `bytes` bytes of `src` from `start` into a region as `take` would and returns the
+   * region's offset in `current`, or -1 for an array too large for a chunk (the caller allocates
+   * it). Makes no view of the region, nor of a short source: most arrays of a real file are a few
+   * bytes, for which a subarray to copy from cost as much as the copy.
    */
-  place(src: Uint8Array, what: string, at0: { pos: number; path: string }): number {
-    const bytes = src.length;
-    if (bytes > this.chunkBytes >> 2) return -1;
-    const at = this.reserve(bytes, what, at0);
-    this.view!.set(src, at);
-    return at;
-  }
-
-  /**
-   * `place` for `bytes` bytes of `src` from `start`, without a view of them: most arrays of a real
-   * file are a few bytes stored raw, for which making a subarray to copy from cost as much as the
-   * copy.
-   */
-  placeFrom(src: Uint8Array, start: number, bytes: number, what: string, at0: { pos: number; path: string }): number {
+  place(src: Uint8Array, start: number, bytes: number, what: string, at0: { pos: number; path: string }): number {
     if (bytes > this.chunkBytes >> 2) return -1;
     const at = this.reserve(bytes, what, at0);
     const view = this.view!;
@@ -201,7 +190,7 @@ function toTyped<T extends TypedArray>(r: BinaryReader, ctx: PackContext, bytes:
   const n = bytes.length / t.bytesPerValue;
   if (owned && bytes.byteOffset % t.bytesPerValue === 0) return t.make(bytes.buffer as ArrayBuffer, bytes.byteOffset, n);
   if (ctx.slab) {
-    const at = ctx.slab.place(bytes, 'array', r);
+    const at = ctx.slab.place(bytes, 0, bytes.length, 'array', r);
     if (at >= 0) return t.make(ctx.slab.current, at, n);
     const dst = ctx.slab.take(bytes.length, 'array', r);
     dst.set(bytes);
@@ -217,6 +206,14 @@ export function typedBytes(a: TypedArray): Uint8Array {
 }
 
 /**
+ * Whether a block of `size` expanded bytes is stored as it is: from v64 its flag byte says so (0),
+ * before it the 1024-byte rule does.
+ */
+function storedRaw(ctx: PackContext, size: number, flag: number | undefined): boolean {
+  return ctx.flagged ? flag === 0 : size < 1024;
+}
+
+/**
  * Reads one block of `size` expanded bytes in the file's storage rule. Returns the bytes and,
  * when stored compressed, the compressed stream.
  */
@@ -226,13 +223,8 @@ export function readBlock(
   size: number,
 ): { bytes: Uint8Array; flag?: number; packed?: Uint8Array; owned?: true } {
   if (size === 0) return { bytes: new Uint8Array(0) };
-  let flag: number | undefined;
-  let compressed = size >= 1024;
-  if (ctx.flagged) {
-    flag = r.u8();
-    compressed = flag !== 0;
-  }
-  if (!compressed) {
+  const flag = ctx.flagged ? r.u8() : undefined;
+  if (storedRaw(ctx, size, flag)) {
     r.need(size, 'array data');
     const raw: { bytes: Uint8Array; flag?: number } = { bytes: r.bytesView(size) };
     if (flag !== undefined) raw.flag = flag;
@@ -288,11 +280,11 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     const elementSize = t.bytesPerValue * t.components;
     const n = checkCount(r, ctx, r.i32(), elementSize, start);
     const size = n * elementSize;
-    // A block stored raw (flag byte 0 from v64, under 1024 bytes before) that fits the window,
-    // copied straight from the input into the slab (readBlock and toTyped, without their views).
+    // A block stored raw that fits the window, copied straight from the input into the slab
+    // (readBlock and toTyped, without their views and objects).
     const rawAt = r.pos + (ctx.flagged ? 1 : 0);
-    if (ctx.slab && (ctx.flagged ? r.bytes[r.pos] === 0 : size < 1024) && rawAt + size <= r.end) {
-      const at = ctx.slab.placeFrom(r.bytes, rawAt, size, 'array', r);
+    if (ctx.slab && rawAt + size <= r.end && storedRaw(ctx, size, ctx.flagged ? r.bytes[r.pos] : undefined)) {
+      const at = ctx.slab.place(r.bytes, rawAt, size, 'array', r);
       if (at >= 0) {
         r.pos = rawAt + size;
         const out: PackedArray<T> = { data: t.make(ctx.slab.current, at, size / t.bytesPerValue) };

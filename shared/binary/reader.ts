@@ -112,9 +112,7 @@ export class BinaryReader {
    * file).
    */
   charge(bytes: number, what: string, offset = this.pos): void {
-    const budget = activeBudget();
-    if (budget !== undefined ? budget.fits(bytes) : bytes >= 0 && bytes <= defaultBudgetBytes(0)) budget?.charge(bytes, what);
-    else chargeAllocation(bytes, what, offset, this.path);
+    if (!this.chargeIfFits(bytes, what)) chargeAllocation(bytes, what, offset, this.path);
   }
 
   /**
@@ -122,17 +120,21 @@ export class BinaryReader {
    * only when the charge fails (a record reader then needs no path bookkeeping per field).
    */
   chargeIn(segment: string, bytes: number, what: string): void {
-    const budget = activeBudget();
-    if (budget !== undefined ? budget.fits(bytes) : bytes >= 0 && bytes <= defaultBudgetBytes(0)) {
-      budget?.charge(bytes, what);
-      return;
-    }
+    if (this.chargeIfFits(bytes, what)) return;
     this.stack.push(segment);
     try {
       chargeAllocation(bytes, what, this.pos, this.path);
     } finally {
       this.stack.pop();
     }
+  }
+
+  /** Charges `bytes` and says true when they fit; false (nothing charged) when the charge must fail. */
+  private chargeIfFits(bytes: number, what: string): boolean {
+    const budget = activeBudget();
+    if (budget !== undefined ? !budget.fits(bytes) : !(bytes >= 0 && bytes <= defaultBudgetBytes(0))) return false;
+    budget?.charge(bytes, what);
+    return true;
   }
 
   /**

@@ -350,15 +350,24 @@ export function readFloatKept(r: BinaryReader, holder: object, name: string): nu
 export function readFloatsKept(r: BinaryReader, n: number, holder: object, name: string): number[] {
   const at = r.pos;
   const out = r.f32s(n);
-  let bits: (Uint8Array | undefined)[] | undefined;
-  for (let i = 0; i < n; i++) {
-    const x = out[i]!;
-    if (x === x) continue;
-    bits ??= new Array<Uint8Array | undefined>(n).fill(undefined);
-    bits[i] = r.viewAt(at + 4 * i, at + 4 * i + 4).slice();
-  }
+  const bits = nanBytesOf(r.bytes, at, out);
   if (bits) keepNanBits(holder, name, bits);
   return out;
+}
+
+/**
+ * The stored bytes of each NaN among `values`, f32s read from `bytes` at `at` (undefined for the
+ * others), or undefined when none is NaN: a tuple's NaN bits.
+ */
+function nanBytesOf(bytes: Uint8Array, at: number, values: readonly number[]): (Uint8Array | undefined)[] | undefined {
+  let bits: (Uint8Array | undefined)[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (x === x) continue;
+    bits ??= new Array<Uint8Array | undefined>(values.length).fill(undefined);
+    bits[i] = bytes.slice(at + 4 * i, at + 4 * i + 4);
+  }
+  return bits;
 }
 
 export function writeFloatKept(w: BinaryWriter, v: number | undefined, holder: object, name: string): void {
@@ -452,10 +461,11 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
   }
 
   /**
-   * For a record of plain numbers and float tuples only: one code per field (see planOf), so
-   * {@link read} can read it with one bounds check and no node path bookkeeping when all of it is
-   * in the window. A generic read cost a path push and pop, a method looked up by name and two
-   * instanceof tests per field: the ODOL corpus reads ~60,000 such records a pass.
+   * For a record of plain numbers, float tuples and C strings only: one code per field (see
+   * planOf), so {@link read} can read it with one bounds check and no node path bookkeeping when
+   * its fixed part is in the window. The field-by-field read costs a path push and pop, a method
+   * looked up by name and two instanceof tests per field (the ODOL corpus reads ~3,200 records a
+   * pass, a 2M-triangle LODka far fewer: the bulk of a file is arrays, not records).
    */
   private readonly plan: ReadPlan | undefined;
 
@@ -465,10 +475,10 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
   }
 
   /**
-   * The record read by its plan. What can fail in it (a string without its terminator, a budget
-   * charge for a float tuple) runs with the field on the node path, as in {@link readFields}; a
-   * string without its terminator, or one that leaves too few bytes for the fields after it, hands
-   * the rest of the record to readFields, which fails where the bytes run out. The result (fields, kept NaN bytes, span) is the same.
+   * The record read by its plan, with the same result as {@link readFields} (fields, kept NaN
+   * bytes, span, errors). A float tuple's budget charge names the field only if it fails; a string
+   * without its terminator in the window, or one that leaves too few bytes for the fields after
+   * it, hands the rest of the record to readFields, which fails where the bytes run out.
    */
   private readPlanned(r: BinaryReader, planned: ReadPlan): InferFields<F> & NodeMeta {
     const start = r.pos;
@@ -514,18 +524,14 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
           break;
         }
         default: {
-          // A tuple of `code` floats, charged as BinaryReader.f32s charges it.
+          // A tuple of `code` floats, charged as BinaryReader.f32s charges it (the same text).
           const n = code;
           r.pos = p;
           r.chargeIn(name, n * 8, planned.whats[i]!);
           const a = new Array<number>(n);
-          let nan = false;
-          for (let k = 0; k < n; k++) {
-            const x = view.getFloat32(p + 4 * k, true);
-            a[k] = x;
-            if (x !== x) nan = true;
-          }
-          if (nan) (bits ??= {})[name] = a.map((x, k) => (Number.isNaN(x) ? bytes.slice(p + 4 * k, p + 4 * k + 4) : undefined));
+          for (let k = 0; k < n; k++) a[k] = view.getFloat32(p + 4 * k, true);
+          const nan = nanBytesOf(bytes, p, a);
+          if (nan) (bits ??= {})[name] = nan;
           v = a;
           p += 4 * n;
         }
@@ -553,8 +559,9 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
       out[name] = v;
       if (t instanceof NumType && (t.base === 'f32' || t.base === 'f64') && Number.isNaN(v)) {
         (bits ??= {})[name] = r.viewAt(at, r.pos).slice();
-      } else if (t instanceof FloatTuple && (v as number[]).some(Number.isNaN)) {
-        (bits ??= {})[name] = (v as number[]).map((x, i) => (Number.isNaN(x) ? r.viewAt(at + i * 4, at + i * 4 + 4).slice() : undefined));
+      } else if (t instanceof FloatTuple) {
+        const nan = nanBytesOf(r.bytes, at, v as number[]);
+        if (nan) (bits ??= {})[name] = nan;
       }
     }
     if (bits) out[NAN_BITS] = bits;

@@ -6,7 +6,7 @@
  */
 import { registerFormat, type FormatCodec, type FormatId } from './registry.ts';
 import {
-  probeGrimrockAnimation, probeGrimrockModel, probeLod, probeMlod, probeOdol, probeUnigineAnim, probeUnigineMesh,
+  probeGrimrockAnimation, probeGrimrockModel, probeLod, probeMlod, probeOdol, probeRtm, probeUnigineAnim, probeUnigineMesh,
 } from './probes.ts';
 
 export interface FormatEntry {
@@ -37,4 +37,5 @@ export const FORMAT_CATALOG: readonly FormatEntry[] = [
   { id: 'grimrock-animation', label: 'Legend of Grimrock animation', extensions: ['.animation'], probe: probeGrimrockAnimation, load: async () => registered((await import('./grimrock/animation-codec.ts')).grimrockAnimationCodec) },
   { id: 'unigine-mesh', label: 'Unigine mesh', extensions: ['.mesh'], probe: probeUnigineMesh, load: async () => registered((await import('./unigine/mesh-codec.ts')).unigineMeshCodec) },
   { id: 'unigine-anim', label: 'Unigine animation', extensions: ['.anim'], probe: probeUnigineAnim, load: async () => registered((await import('./unigine/mesh-codec.ts')).unigineAnimCodec) },
+  { id: 'p3d-rtm', label: 'Arma animation (RTM)', extensions: ['.rtm'], probe: probeRtm, load: async () => registered((await import('./p3d/rtm/codec.ts')).rtmCodec) },
 ];

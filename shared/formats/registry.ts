@@ -30,7 +30,8 @@ export type FormatId =
   | 'grimrock-model'
   | 'grimrock-animation'
   | 'unigine-mesh'
-  | 'unigine-anim';
+  | 'unigine-anim'
+  | 'p3d-rtm';
 
 export interface DecodeOptions {
   /** Used in messages only. */

@@ -8,7 +8,11 @@ import { DecodeError } from '../../errors.ts';
 import { allocRgba, checkSize, type RgbaImage } from './image.ts';
 
 export function probeBmp(bytes: Uint8Array): boolean {
-  return bytes.length >= 26 && bytes[0] === 0x42 && bytes[1] === 0x4d;
+  if (bytes.length < 26 || bytes[0] !== 0x42 || bytes[1] !== 0x4d) return false;
+  // "BM" alone also starts Arma's binarized animations (BMTR): the info header size must be one
+  // a BMP has (BITMAPCOREHEADER 12, OS/2 16/64, BITMAPINFOHEADER 40 and its successors).
+  const hs = (bytes[14]! | (bytes[15]! << 8) | (bytes[16]! << 16) | (bytes[17]! << 24)) >>> 0;
+  return [12, 16, 40, 52, 56, 64, 108, 124].includes(hs);
 }
 
 export function decodeBmp(bytes: Uint8Array): RgbaImage {

@@ -19,6 +19,7 @@ import { buildSampleLod, lodkaFixtures } from './fixtures/lodka.ts';
 import { buildSampleMlod } from './fixtures/mlod.ts';
 import { buildOdolDocument, buildOdolV7 } from './fixtures/odol.ts';
 import { encodeFixture as encodeUnigine, unigineFixtures } from './fixtures/unigine.ts';
+import { encodeRtmFixture, rtmFixtures } from './fixtures/rtm.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const outDir = resolve(process.argv[2] ?? join(repoRoot, 'test/fixtures/generated'));
@@ -41,4 +42,5 @@ write('p3d', 'odol-v7.p3d', buildOdolV7(), 'ODOL v7 (Operation Flashpoint), LZSS
 for (const version of [40, 48, 50, 53, 54, 68, 73]) {
   write('p3d', `odol-v${version}.p3d`, odolCodec.encode(buildOdolDocument({ version, animated: true })), `ODOL v${version}`);
 }
+for (const fx of rtmFixtures()) write('rtm', fx.name, encodeRtmFixture(fx), fx.covers);
 console.log(`${count} files written to ${outDir}`);

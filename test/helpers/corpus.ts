@@ -35,6 +35,7 @@ export const CORPUS_FOLDER: Record<FormatId, string> = {
   'grimrock-animation': 'grimrock_animation',
   'unigine-mesh': 'unigine_mesh',
   'unigine-anim': 'unigine_anim',
+  'p3d-rtm': 'rtm',
 };
 
 export function readBytes(file: string): Uint8Array {

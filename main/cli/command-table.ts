@@ -137,11 +137,13 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     description: 'convert a model (with its skeleton and animations) to glTF 2.0',
     args: [
       { name: '<input>', description: 'model file' },
-      { name: '<output>', description: 'output file ending in .glb (binary) or .gltf (JSON with embedded data)' },
+      { name: '<output>', description: 'output file ending in .glb (binary) or .gltf (JSON with embedded data); .rtm turns a binarized RTM into a plain one' },
     ],
     options: [
       { flags: '--lod <name>', description: 'which LOD to export (P3D resolution name such as 1.000 or Geometry)' },
-      { flags: '--anim <files...>', description: 'standalone animation files (.animation, .anim) to bind to the model by bone name' },
+      { flags: '--anim <files...>', description: 'standalone animation files (.animation, .anim, .rtm) to bind to the model by bone name' },
+      { flags: '--skeleton <source>', description: 'the skeleton a binarized .rtm is composed through: MODEL.p3d (binarized, with a skeleton) or model.cfg#SkeletonName' },
+      { flags: '--duration <seconds>', description: 'seconds an .rtm (phases 0..1) lasts (default 1)', parse: positiveNumber },
       { flags: '--up <axis>', description: "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", parse: upAxisChoice, default: 'auto' },
       { flags: '--textures <dirs...>', description: 'look textures up under these folders too (repeatable: a P-drive, an unpacked mod) and embed them as PNG' },
       { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
@@ -154,20 +156,21 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     description: 'import a glTF 2.0 model (.gltf or .glb) into a format LodSmith writes',
     args: [
       { name: '<input>', description: 'glTF file: .gltf (with its buffer files beside it) or .glb' },
-      { name: '<output>', description: 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh or .anim' },
+      { name: '<output>', description: 'output file: .lod, .p3d (MLOD), .model, .animation, .mesh, .anim or .rtm' },
     ],
     options: [
       // `--version` after `import` is renamed to this before parsing (program.ts): the program's own
       // --version (print the LodSmith version) would take it otherwise.
       { flags: '--format-version <v>', description: 'also --version: .mesh ms14 (default), ms11, ms10 or mr02; .animation 1 (default) or 2' },
       { flags: '--anim <name>', description: 'the glTF animation to import, by name or index (default: the first)' },
+      { flags: '--duration <seconds>', description: '.rtm: the seconds phase 1 stands for (default: the animation\'s length)', parse: positiveNumber },
       { flags: '--limit-influences', description: 'keep the strongest joint influences when a vertex has more than the format holds' },
       { flags: '--json', description: 'print the result (format, counts, warnings) as one JSON object' },
       { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
     ],
     help: '\nThe output extension picks the format; axes are converted so that `convert` gives back the same geometry.\nWarnings name what was left out or approximated. docs/import.md lists what each format keeps\nand the P3D LOD naming convention. The output is written atomically.',
     run: ([input, output], opts, io) => {
-      const { formatVersion, ...rest } = opts as { formatVersion?: string; anim?: string; limitInfluences?: boolean; json?: boolean; quiet?: boolean };
+      const { formatVersion, ...rest } = opts as { formatVersion?: string; anim?: string; duration?: number; limitInfluences?: boolean; json?: boolean; quiet?: boolean };
       return aboutFile(str(input), async () => (await import('./commands/import.ts')).runImport(str(input), str(output), { ...rest, version: formatVersion }, io));
     },
   },

@@ -68,12 +68,21 @@ export interface FormatInfo {
   materials: string[];
   bones: string[];
   animations: { name: string; frames: number }[];
+  /** An animation whose transforms cannot be shown without a skeleton from elsewhere (binarized RTM). */
+  needsSkeleton?: boolean;
   [extra: string]: unknown;
 }
 
 export interface SceneOptions {
   /** P3D: which LOD (by resolution name such as `1.000`, `Geometry`). */
   lod?: string;
+  /**
+   * Animation files: the skeleton of the model the animation plays on (bone names and parent
+   * names), for formats whose transforms need it (Arma RTM); others ignore it.
+   */
+  skeleton?: readonly { name: string; parent: string }[];
+  /** Animation files whose timing is relative (RTM phases 0..1): seconds of the whole animation. */
+  duration?: number;
 }
 
 export interface FormatCodec<D extends object = any> {

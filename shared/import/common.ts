@@ -14,6 +14,8 @@ export interface WriterOptions {
   anim?: string;
   /** Keep the strongest influences when a vertex has more than the format holds (else refuse). */
   limitInfluences?: boolean;
+  /** Animations with relative timing (RTM phases): seconds that phase 1 is (default: the clip's duration). */
+  duration?: number;
 }
 
 /**

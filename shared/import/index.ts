@@ -14,6 +14,7 @@ import { modelToMlod, modelToMlodBytes } from './mlod.ts';
 import { gltfToModel, type ImportModel } from './model.ts';
 import { readGltf, type GltfInput } from './read.ts';
 import { modelToUnigineAnim, modelToUnigineMesh } from './unigine.ts';
+import { modelToRtm } from '../formats/p3d/rtm/import.ts';
 
 export { ImportError, isImportError } from './errors.ts';
 export { externalUris, type GltfInput } from './read.ts';
@@ -28,6 +29,7 @@ export const IMPORT_TARGETS: Readonly<Record<string, FormatId>> = {
   '.animation': 'grimrock-animation',
   '.mesh': 'unigine-mesh',
   '.anim': 'unigine-anim',
+  '.rtm': 'p3d-rtm',
 };
 
 export interface ImportResult {
@@ -66,6 +68,7 @@ export function writeModel(model: ImportModel, format: FormatId, opts: WriterOpt
     case 'grimrock-animation': return modelToGrimrockAnimation(model, opts);
     case 'unigine-mesh': return modelToUnigineMesh(model, opts);
     case 'unigine-anim': return modelToUnigineAnim(model, opts);
+    case 'p3d-rtm': return modelToRtm(model, opts);
     default: throw new ImportError(`LodSmith cannot write ${format} files`, '');
   }
 }

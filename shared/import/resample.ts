@@ -9,7 +9,7 @@ import type { ImportChannel, ImportClip, ImportModel } from './model.ts';
 import { slerp } from './math.ts';
 
 /** Samples one channel at time t into out[oo...]. */
-function sampleChannel(ch: ImportChannel, t: number, out: Float32Array, oo: number): void {
+export function sampleChannel(ch: ImportChannel, t: number, out: Float32Array, oo: number): void {
   const dim = ch.path === 'rotation' ? 4 : 3;
   const T = ch.times, V = ch.values;
   const n = T.length;

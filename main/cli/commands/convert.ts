@@ -2,6 +2,7 @@
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
+import type { SceneOptions } from '../../../shared/formats/registry.ts';
 import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
@@ -24,20 +25,40 @@ export interface ConvertOptions {
    * looked up (these, then the model's folder and its parents) and embedded as PNG.
    */
   textures?: string[];
+  /** Where a skeleton comes from for animations that need one (binarized RTM): MODEL.p3d or model.cfg#Name. */
+  skeleton?: string;
+  /** Seconds of an animation whose timing is relative (RTM phases); default 1. */
+  duration?: number;
 }
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
   const ext = extname(output).toLowerCase();
-  if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
+  if (ext === '.rtm') return (await import('./rtm.ts')).runRtmToPlain(input, output, opts, io);
+  if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf (or .rtm for an RTM animation)`);
   const model = await loadModel(input, io.cwd, opts.maxMemory);
-  const scene = model.codec.toScene(model.doc, opts.lod !== undefined ? { lod: opts.lod } : {});
+  const sceneOpts: SceneOptions = opts.lod !== undefined ? { lod: opts.lod } : {};
+  if (opts.duration !== undefined) sceneOpts.duration = opts.duration;
+  if (opts.skeleton !== undefined) sceneOpts.skeleton = await (await import('./rtm.ts')).loadSkeleton(opts.skeleton, io.cwd, opts.maxMemory);
+  else if (model.codec.info(model.doc, model.bytes.length).needsSkeleton) {
+    throw new CliFailure(`${model.codec.label}: its transforms are relative to parent bones, so it needs a skeleton; ${(await import('./rtm.ts')).SKELETON_HINT}`);
+  }
+  const scene = model.codec.toScene(model.doc, sceneOpts);
+  // Animation files bind to this model's skeleton (an RTM needs it to turn its poses into bone motion).
+  const bones = scene.skeleton?.bones ?? [];
+  const animOpts: SceneOptions = {
+    ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
+    ...(bones.length ? { skeleton: bones.map((b) => ({ name: b.name, parent: bones[b.parent]?.name ?? '' })) } : {}),
+  };
   const extraClips: AnimationClip[] = [];
   for (const file of opts.anim ?? []) {
     try {
       const anim = await loadModel(file, io.cwd, opts.maxMemory);
       let clips: AnimationClip[];
+      if (!animOpts.skeleton && anim.codec.info(anim.doc, anim.bytes.length).needsSkeleton) {
+        throw new CliFailure(`is a ${anim.codec.label} whose transforms are relative to parent bones, and the model has no skeleton`);
+      }
       try {
-        clips = animationClips(anim.codec.toScene(anim.doc), anim.codec.label);
+        clips = animationClips(anim.codec.toScene(anim.doc, animOpts), anim.codec.label);
       } catch (e) {
         throw new CliFailure(e instanceof Error ? e.message : String(e));
       }

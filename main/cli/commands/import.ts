@@ -15,6 +15,8 @@ export interface ImportOptions {
   version?: string;
   /** Animation to import, by name or index. */
   anim?: string;
+  /** `.rtm`: seconds that phase 1 is (default: the clip's duration). */
+  duration?: number;
   limitInfluences?: boolean;
   json?: boolean;
   quiet?: boolean;
@@ -60,7 +62,7 @@ export async function runImport(input: string, output: string, opts: ImportOptio
   let result;
   try {
     const gltf = await readGltfInput(input, io.cwd);
-    result = await importGltf(gltf, format, { version: opts.version, anim: opts.anim, limitInfluences: opts.limitInfluences });
+    result = await importGltf(gltf, format, { version: opts.version, anim: opts.anim, limitInfluences: opts.limitInfluences, ...(opts.duration !== undefined ? { duration: opts.duration } : {}) });
   } catch (e) {
     throw e instanceof FileError ? e : new FileError(input, e);
   }

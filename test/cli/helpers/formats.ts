@@ -11,7 +11,7 @@ import { CORPUS_FOLDER, corpusFiles, readBytes, repoRoot } from '../../helpers/c
 
 
 /** Formats whose files hold animation only (converted with a model via --anim). */
-export const ANIMATION_FORMATS: readonly FormatId[] = ['grimrock-animation', 'unigine-anim'];
+export const ANIMATION_FORMATS: readonly FormatId[] = ['grimrock-animation', 'unigine-anim', 'p3d-rtm'];
 
 export interface Sample {
   codec: FormatCodec;
@@ -40,7 +40,9 @@ export function samples(): Sample[] {
   // Generated fixtures belong to whichever codec recognises them (.p3d is ODOL or MLOD).
   const gen = generatedFiles().map((f) => ({ f, id: detectFormat(readBytes(f), f)?.id }));
   for (const codec of allFormats()) {
-    const files = [...corpusFiles(CORPUS_FOLDER[codec.id]), ...gen.filter((g) => g.id === codec.id).map((g) => g.f)];
+    // A corpus folder may hold a format's companions (rtm/ has the model.cfg of its skeleton).
+    const own = corpusFiles(CORPUS_FOLDER[codec.id]).filter((f) => codec.extensions.some((e) => f.toLowerCase().endsWith(e)));
+    const files = [...own, ...gen.filter((g) => g.id === codec.id).map((g) => g.f)];
     for (const file of files) out.push({ codec, file, size: statSync(file).size });
   }
   return out;

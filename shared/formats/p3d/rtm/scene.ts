@@ -36,6 +36,13 @@ export function rtmToSceneGraph(doc: RtmDocument, opts: RtmSceneOptions = {}): S
   } else plain = doc;
   const parents = opts.skeleton ? rtmParents(plain.bones, opts.skeleton) : plain.bones.map(() => -1);
   const scene = plainScene(plain, parents, opts.duration ?? 1, opts.name ?? '');
+  if (opts.skeleton) {
+    // Arma compares bone names without case: bind to the skeleton's own spelling.
+    const spelled = new Map(opts.skeleton.map((b) => [b.name.toLowerCase(), b.name]));
+    const as = (n: string): string => spelled.get(n.toLowerCase()) ?? n;
+    for (const b of scene.skeleton!.bones) b.name = as(b.name);
+    for (const c of scene.clips) for (const t of c.tracks) if (t.targetName !== undefined) t.targetName = as(t.targetName);
+  }
   if (warnings.length) scene.warnings = [...(scene.warnings ?? []), ...warnings];
   return scene;
 }

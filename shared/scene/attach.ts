@@ -19,11 +19,12 @@ export function targetNames(model: Scene): Set<string> {
   return new Set([...(model.skeleton?.bones.map((b) => b.name) ?? []), ...model.nodes.map((n) => n.name)]);
 }
 
-/** How many of the animation's target names the model has. */
+/** How many of the animation's target names the model has (see {@link bindClips} for case). */
 export function matchAnimation(model: Scene, clips: readonly AnimationClip[]): { matched: number; total: number } {
   const names = targetNames(model);
+  const lower = new Set([...names].map((n) => n.toLowerCase()));
   const targets = trackTargets(clips);
-  return { matched: targets.filter((t) => names.has(t)).length, total: targets.length };
+  return { matched: targets.filter((t) => names.has(t) || lower.has(t.toLowerCase())).length, total: targets.length };
 }
 
 /**
@@ -36,12 +37,16 @@ export function bindClips(model: Scene, clips: readonly AnimationClip[]): Animat
   model.skeleton?.bones.forEach((b, i) => bones.has(b.name) || bones.set(b.name, i));
   const nodes = new Map<string, number>();
   model.nodes.forEach((n, i) => nodes.has(n.name) || nodes.set(n.name, i));
+  // A name the model lacks as written may match without case (Arma's bones: `Pelvis` in an RTM,
+  // `pelvis` in the ODOL skeleton); an exact match always wins.
+  const bonesLower = new Map<string, number>();
+  model.skeleton?.bones.forEach((b, i) => bonesLower.has(b.name.toLowerCase()) || bonesLower.set(b.name.toLowerCase(), i));
   const out: AnimationClip[] = [];
   for (const c of clips) {
     const tracks = c.tracks.flatMap((t): AnimationTrack[] => {
       const name = t.targetName;
       if (name === undefined) return [];
-      const b = bones.get(name);
+      const b = bones.get(name) ?? (nodes.has(name) ? undefined : bonesLower.get(name.toLowerCase()));
       if (b !== undefined) return [{ ...t, bone: b, target: 'bone' }];
       const n = nodes.get(name);
       if (n !== undefined) return [{ ...t, bone: n, target: 'node' }];

@@ -50,7 +50,10 @@ export function floatToHalf(v: number): number {
 /** The 12 floats (row convention) of BMTR transform `i` of a frame, relative to the bone's parent. */
 export function bmtrLocalMatrix(t: Int16Array, i: number): number[] {
   const o = i * BMTR_WORDS;
-  const x = t[o]! / 16384, y = t[o + 1]! / 16384, z = t[o + 2]! / 16384, w = t[o + 3]! / 16384;
+  // The 16-bit words hold a unit quaternion to about 1e-4; normalised, the matrix is a rotation
+  // (armaio does not normalise: a sheared matrix then compounds down the hierarchy).
+  const l = Math.hypot(t[o]!, t[o + 1]!, t[o + 2]!, t[o + 3]!) || 1;
+  const x = t[o]! / l, y = t[o + 1]! / l, z = t[o + 2]! / l, w = t[o + 3]! / l;
   const px = halfToFloat(t[o + 4]! & 0xffff), py = halfToFloat(t[o + 5]! & 0xffff), pz = halfToFloat(t[o + 6]! & 0xffff);
   const m00 = 1 - 2 * y * y - 2 * z * z, m01 = 2 * x * y - 2 * z * w, m02 = 2 * x * z + 2 * y * w;
   const m10 = 2 * x * y + 2 * z * w, m11 = 1 - 2 * x * x - 2 * z * z, m12 = 2 * y * z - 2 * x * w;

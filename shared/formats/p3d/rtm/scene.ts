@@ -7,7 +7,7 @@
  * Plain RTMs need nothing else. A BMTR's transforms are parent-relative, so its scene needs a
  * skeleton; without one each transform is shown as if its bone had no parent, with a warning.
  */
-import { invertOrIdentity, multiply } from '../../../scene/mat4.ts';
+import { composeTRS, invertOrIdentity, multiply } from '../../../scene/mat4.ts';
 import type { AnimationClip, AnimationTrack, Mat4, Scene } from '../../../scene/scene.ts';
 import { IDENTITY } from '../../../scene/scene.ts';
 import { bmtrToPlain, rtmParents, rtmToScene, sceneTrs, type SkeletonBone } from './pose.ts';
@@ -36,13 +36,6 @@ export function rtmToSceneGraph(doc: RtmDocument, opts: RtmSceneOptions = {}): S
   } else plain = doc;
   const parents = opts.skeleton ? rtmParents(plain.bones, opts.skeleton) : plain.bones.map(() => -1);
   const scene = plainScene(plain, parents, opts.duration ?? 1, opts.name ?? '');
-  if (opts.skeleton) {
-    // Arma compares bone names without case: bind to the skeleton's own spelling.
-    const spelled = new Map(opts.skeleton.map((b) => [b.name.toLowerCase(), b.name]));
-    const as = (n: string): string => spelled.get(n.toLowerCase()) ?? n;
-    for (const b of scene.skeleton!.bones) b.name = as(b.name);
-    for (const c of scene.clips) for (const t of c.tracks) if (t.targetName !== undefined) t.targetName = as(t.targetName);
-  }
   if (warnings.length) scene.warnings = [...(scene.warnings ?? []), ...warnings];
   return scene;
 }
@@ -53,6 +46,7 @@ export function plainScene(doc: PlainRtmDocument, parents: readonly number[], du
   const worlds = rtmWorlds(doc);
   const nf = doc.frames.length;
   const times = Float32Array.from(doc.frames, (f) => f.phase * duration);
+  let sheared = 0, worst = 0;
   const tracks: AnimationTrack[] = doc.bones.map((b, i) => {
     const translations = new Float32Array(nf * 3), rotations = new Float32Array(nf * 4), scales = new Float32Array(nf * 3);
     for (let k = 0; k < nf; k++) {
@@ -61,9 +55,17 @@ export function plainScene(doc: PlainRtmDocument, parents: readonly number[], du
       const local = p >= 0 ? multiply(invertOrIdentity(worlds[k]![p]!), w) : w;
       const { t, r, s } = sceneTrs(local);
       translations.set(t, k * 3); rotations.set(r, k * 4); scales.set(s, k * 3);
+      // A bone transform is translation, rotation and scale; what else a matrix holds (shear) is lost.
+      const back = composeTRS(t, r, s);
+      let d = 0;
+      for (let j = 0; j < 12; j++) d = Math.max(d, Math.abs(back[j]! - local[j]!));
+      if (d > 1e-5) sheared++;
+      worst = Math.max(worst, d);
     }
     return { bone: i, targetName: b, target: 'bone', times, translations, rotations, scales };
   });
   const clip: AnimationClip = { name, duration, frames: nf, tracks, source: ['frames'] };
-  return { nodes: [], meshes: [], materials: [], skeleton: { bones }, clips: nf ? [clip] : [] };
+  const scene: Scene = { nodes: [], meshes: [], materials: [], skeleton: { bones }, clips: nf ? [clip] : [] };
+  if (sheared) scene.warnings = [`${sheared} bone pose(s) are not rotation, scale and translation alone (shear up to ${worst.toExponential(1)}); the bone transforms hold the nearest ones`];
+  return scene;
 }

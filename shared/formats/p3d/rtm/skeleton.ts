@@ -12,6 +12,8 @@ interface CfgClass {
   base?: string;
   values: Map<string, string | string[]>;
   classes: Map<string, CfgClass>;
+  /** False for a declaration without a body (`class Base;`): it names a class defined elsewhere. */
+  defined: boolean;
 }
 
 export class CfgError extends Error {
@@ -102,9 +104,9 @@ export function parseCfg(text: string): CfgClass {
       if (!t.s && t.t.toLowerCase() === 'class') {
         p++;
         const name = toks[p++]?.t ?? '';
-        const c: CfgClass = { name, values: new Map(), classes: new Map() };
+        const c: CfgClass = { name, values: new Map(), classes: new Map(), defined: false };
         if (peek() === ':') { p++; c.base = toks[p++]?.t; }
-        if (peek() === '{') { p++; body(c, true); } else if (peek() === ';') p++;
+        if (peek() === '{') { p++; c.defined = true; body(c, true); } else if (peek() === ';') p++;
         cls.classes.set(name.toLowerCase(), c);
         continue;
       }
@@ -119,7 +121,7 @@ export function parseCfg(text: string): CfgClass {
     }
     if (closing) throw new CfgError(`${where()}: a class is not closed`);
   };
-  const root: CfgClass = { name: '', values: new Map(), classes: new Map() };
+  const root: CfgClass = { name: '', values: new Map(), classes: new Map(), defined: true };
   body(root, false);
   return root;
 }
@@ -127,7 +129,7 @@ export function parseCfg(text: string): CfgClass {
 /** Names of the skeletons a model.cfg defines. */
 export function cfgSkeletonNames(text: string): string[] {
   const sk = parseCfg(text).classes.get('cfgskeletons');
-  return sk ? [...sk.classes.values()].map((c) => c.name) : [];
+  return sk ? [...sk.classes.values()].filter((c) => c.defined).map((c) => c.name) : [];
 }
 
 /**
@@ -137,7 +139,7 @@ export function cfgSkeletonNames(text: string): string[] {
  */
 export function cfgSkeleton(text: string, name?: string): { name: string; bones: SkeletonBone[] } {
   const sk = parseCfg(text).classes.get('cfgskeletons');
-  const all = sk ? [...sk.classes.values()] : [];
+  const all = sk ? [...sk.classes.values()].filter((c) => c.defined) : [];
   if (all.length === 0) throw new CfgError('the model.cfg defines no skeleton (class CfgSkeletons)');
   let cls: CfgClass | undefined;
   if (name === undefined || name === '') {

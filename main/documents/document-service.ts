@@ -22,7 +22,7 @@ import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { AnimationClip, Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { allFormats } from '../../shared/formats/index.ts';
-import { animationClips, animationOnRig, attachedClipName, bindClips, matchAnimation } from '../../shared/scene/attach.ts';
+import { animationClips, animationOnRig, animationSceneOptions, attachedClipName, bindClips, bindingProblems, matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -56,6 +56,8 @@ interface AttachedAnimation {
   path: string;
   fileName: string;
   clips: AnimationClip[];
+  /** Bones it names that the model lacks, bones of the model it never moves (Problems panel). */
+  problems?: Problem[];
 }
 
 /** Animation files the picker looks at in one folder, at most (each is decoded to match bones). */
@@ -483,7 +485,7 @@ export class DocumentService {
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
-    problems = [...problems, ...this.textureProblems(d)];
+    problems = [...problems, ...this.textureProblems(d), ...d.anims.flatMap((a) => a.problems ?? [])];
     let outline;
     try {
       outline = timedStage('host:outline', () => d.codec.outline(d.tree));
@@ -664,8 +666,11 @@ export class DocumentService {
     }
   }
 
-  /** Reads and decodes an animation file; its clips, or an error naming the file. */
-  private async readAnimation(userPath: string): Promise<AttachedAnimation> {
+  /**
+   * Reads and decodes an animation file; its clips, or an error naming the file. `model`, the
+   * scene it will play on, gives formats that need one the skeleton (animationSceneOptions).
+   */
+  private async readAnimation(userPath: string, model?: Scene): Promise<AttachedAnimation> {
     const abs = await this.paths.resolve(userPath, 'read');
     const display = this.paths.display(abs);
     let bytes: Uint8Array;
@@ -678,7 +683,7 @@ export class DocumentService {
     const codec = this.detect(bytes, fileName);
     const tree = this.decodeAs(codec, bytes, fileName);
     try {
-      return { path: display, fileName, clips: animationClips(codec.toScene(tree), `${fileName}: ${codec.label}`) };
+      return { path: display, fileName, clips: animationClips(codec.toScene(tree, model ? animationSceneOptions(model) : {}), `${fileName}: ${codec.label}`) };
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e, display), code: 'invalid' });
     }
@@ -691,10 +696,12 @@ export class DocumentService {
   async attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
-      const anim = await this.readAnimation(userPath);
+      const model = this.ownScene(d);
+      const anim = await this.readAnimation(userPath, model);
       if (d.anims.some((a) => a.path === anim.path)) return this.snapshot(d);
-      const { matched, total } = matchAnimation(this.ownScene(d), anim.clips);
+      const { matched, total } = matchAnimation(model, anim.clips);
       if (matched === 0) fail('invalid', `${anim.fileName} drives ${total} bones or nodes, and ${d.fileName} has none of them`);
+      anim.problems = bindingProblems(model, anim.clips, anim.fileName, d.fileName);
       d.anims.push(anim);
       return this.changed(d);
     });
@@ -718,7 +725,7 @@ export class DocumentService {
   async animationCandidates(id: DocId): Promise<{ path: string; fileName: string; matched: number; total: number }[]> {
     const d = this.get(id);
     const model = this.ownScene(d);
-    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-animation' || c.id === 'unigine-anim').flatMap((c) => c.extensions));
+    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-animation' || c.id === 'unigine-anim' || c.id === 'p3d-rtm').flatMap((c) => c.extensions));
     if (!d.abs) return [];
     let entries: FileEntry[];
     try {
@@ -729,7 +736,7 @@ export class DocumentService {
     const out: { path: string; fileName: string; matched: number; total: number }[] = [];
     for (const e of entries.filter((x) => !x.dir && exts.has(x.name.slice(x.name.lastIndexOf('.')).toLowerCase())).slice(0, MAX_CANDIDATES)) {
       try {
-        const anim = await this.readAnimation(e.path);
+        const anim = await this.readAnimation(e.path, model);
         const m = matchAnimation(model, anim.clips);
         if (m.matched > 0) out.push({ path: anim.path, fileName: anim.fileName, ...m });
       } catch {

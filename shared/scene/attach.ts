@@ -6,6 +6,7 @@
  * {@link modelGltfOptions}) all bind by these rules.
  */
 import type { AnimationClip, AnimationTrack, Scene } from './scene.ts';
+import type { Problem } from '../model/problems.ts';
 
 /** The names an animation's tracks drive, in first-use order. */
 export function trackTargets(clips: readonly AnimationClip[]): string[] {
@@ -95,4 +96,35 @@ export function animationClips(scene: Scene, label: string): AnimationClip[] {
  */
 export function modelGltfOptions(scene: Scene, extraClips: readonly AnimationClip[], up?: 'y' | 'z'): { extraClips: readonly AnimationClip[]; generator: string; upAxis: 'y' | 'z' } {
   return { extraClips, generator: 'LodSmith', upAxis: up ?? scene.upAxis ?? 'y' };
+}
+
+/**
+ * What an animation file needs to know of the model it plays on: the model's skeleton as bone and
+ * parent names (formats whose poses are model-space or parent-relative matrices, Arma RTM, turn
+ * them into bone motion with it; the others ignore it). Passed to the animation codec's toScene.
+ */
+export function animationSceneOptions(model: Scene): { skeleton?: { name: string; parent: string }[] } {
+  const bones = model.skeleton?.bones ?? [];
+  return bones.length ? { skeleton: bones.map((b) => ({ name: b.name, parent: bones[b.parent]?.name ?? '' })) } : {};
+}
+
+/**
+ * Bones an animation names that the model lacks (the game logs "Bone X doesn't exist in
+ * skeleton" for each), and skeleton bones it never moves, as warnings. Names compare without case,
+ * as {@link bindClips} binds them.
+ */
+export function bindingProblems(model: Scene, clips: readonly AnimationClip[], animName: string, modelName: string): Problem[] {
+  const names = new Set([...targetNames(model)].map((n) => n.toLowerCase()));
+  const targets = trackTargets(clips);
+  const driven = new Set(targets.map((t) => t.toLowerCase()));
+  const out: Problem[] = [];
+  for (const t of targets) {
+    if (!names.has(t.toLowerCase())) out.push({ severity: 'warning', message: `bone "${t}" of ${animName} does not exist in the skeleton of ${modelName}`, where: animName });
+  }
+  const still = (model.skeleton?.bones ?? []).map((b) => b.name).filter((b) => !driven.has(b.toLowerCase()));
+  if (still.length && model.skeleton?.bones.length) {
+    const shown = still.slice(0, 12).join(', ') + (still.length > 12 ? `, ... (${still.length - 12} more)` : '');
+    out.push({ severity: 'warning', message: `${still.length} bone(s) of ${modelName} are never moved by ${animName}: ${shown}`, where: animName });
+  }
+  return out;
 }

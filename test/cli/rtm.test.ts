@@ -52,12 +52,12 @@ function worldsAt(doc: Document, time: number): Map<Node, number[]> {
   for (const ch of anim.listChannels()) {
     const node = ch.getTargetNode()!;
     const sampler = ch.getSampler()!;
-    const times = sampler.getInput()!.getArray()!;
-    const values = sampler.getOutput()!.getArray()!;
-    const k = Array.from(times).findIndex((t) => Math.abs(t - time) < 1e-6);
+    const times = Array.from(sampler.getInput()!.getArray()!, Number);
+    const values = Array.from(sampler.getOutput()!.getArray()!, Number);
+    const k = times.findIndex((t) => Math.abs(t - time) < 1e-6);
     expect(k).toBeGreaterThanOrEqual(0);
     const size = ch.getTargetPath() === 'rotation' ? 4 : 3;
-    const v = Array.from(values.slice(k * size, k * size + size));
+    const v = values.slice(k * size, k * size + size);
     const l = local.get(node)!;
     if (ch.getTargetPath() === 'translation') l.t = v;
     else if (ch.getTargetPath() === 'rotation') l.r = v;

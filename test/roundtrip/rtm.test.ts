@@ -147,10 +147,11 @@ describe('RTM bad input and edits', () => {
 
   it('survives a mutation sweep (decode errors only, re-encoding exact)', () => {
     for (const b of [plainBytes, bmtrBytes, v3Bytes]) {
-      expect(mutationSweep(rtmCodec, b, 'rtm', 80, (d) => {
-        rtmCodec.validate(d);
-        rtmCodec.toScene(d);
-        rtmCodec.outline(d);
+      expect(mutationSweep(rtmCodec, b, 'rtm', 80, (d: object) => {
+        const doc = d as PlainRtmDocument | BmtrDocument;
+        rtmCodec.validate(doc);
+        rtmCodec.toScene(doc);
+        rtmCodec.outline(doc);
       })).toBeGreaterThan(0);
     }
   });
@@ -190,7 +191,7 @@ describe('RTM bad input and edits', () => {
     expect(back.frames.every((f) => String.fromCharCode(...f.names.subarray(32, 37)) === 'spine')).toBe(true);
     expect(back.frames[0]!.matrices[13]).toBe(2);
     // Other bones keep their name fields (garbage after the NUL included).
-    expect(back.boneFields.subarray(64)).toEqual(decodeRtm(plainBytes).boneFields.subarray(64));
+    expect(back.boneFields.subarray(64)).toEqual((decodeRtm(plainBytes) as PlainRtmDocument).boneFields.subarray(64));
     for (const u of undo.reverse()) applyCommand(doc, u);
     expect(rtmCodec.encode(doc)).toEqual(plainBytes);
   });

@@ -117,7 +117,11 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     name: 'validate',
     description: "check a model against its format's rules; exit 1 when any error is found",
     args: [{ name: '<file>', description: 'model file' }],
-    options: [{ flags: '--json', description: 'print the problems as JSON' }],
+    options: [
+      { flags: '--json', description: 'print the problems as JSON' },
+      { flags: '--model <file>', description: 'for an animation (.rtm, .animation, .anim): also list its bones the model lacks and the model\'s bones it never moves (warnings)' },
+      { flags: '--strict', description: 'exit 1 on warnings too' },
+    ],
     help: '\nEach line: severity, node path, byte offset (@0x...), message.',
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/validate.ts')).runValidate(str(file), opts, io)),
   },

@@ -387,7 +387,11 @@ class Exporter {
     const other = kind === 'node' ? this.boneNodes : this.sceneNodes;
     const name = track.targetName;
     const byIndex = Number.isInteger(track.bone) ? list[track.bone] : undefined;
-    const named = name !== undefined ? list.find((n) => n.getName() === name) ?? other.find((n) => n.getName() === name) : undefined;
+    // Exact names first; then without case, as the preview binds (bindClips: Arma's bone names).
+    const lower = name?.toLowerCase();
+    const named = name !== undefined
+      ? list.find((n) => n.getName() === name) ?? other.find((n) => n.getName() === name) ?? list.find((n) => n.getName().toLowerCase() === lower)
+      : undefined;
     const found = byName ? named ?? (name === undefined ? byIndex : undefined) : byIndex ?? named;
     if (found || name === undefined) return found;
     if (this.boneNodes.length === 0 && this.sceneNodes.length === 0) {

@@ -114,7 +114,7 @@ async function expectGlb(file: string, plain: PlainRtmDocument, duration = 1): P
   expect(err).toBeLessThan(1e-4 * Math.max(1, extent));
 }
 
-describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skipped: ../shared/corpus/rtm is absent)', () => {
+describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skips without ../shared/corpus/rtm)', () => {
   const man = cfg ? `${cfg}#OFP2_ManSkeleton` : '';
   for (const file of rtms) {
     it(`${basename(file)} converts to a valid glTF whose joints follow the frames`, async () => {
@@ -157,6 +157,40 @@ describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skipped:
     let err = 0;
     x.frames.forEach((f, k) => f.matrices.forEach((v, j) => (err = Math.max(err, Math.abs(v - y.frames[k]!.matrices[j]!)))));
     expect(err).toBeLessThan(1e-5);
+  });
+
+  it.skipIf(!odolMan)('a P3D character exports skinned with an RTM whose joints follow its frames; validate --model lists the bones it lacks', async () => {
+    const anim = rtms.find((f) => f.endsWith('map_in.rtm'))!;
+    const out = join(tmp, 'man-map_in.glb');
+    const r = await cli(['convert', odolMan!, out, '--anim', anim, '--duration', '3']);
+    expect(r.code).toBe(0);
+    // M136 and M16A2 (weapon bones of that mod) are not bones of the man: their tracks are left out.
+    expect(r.err).toMatch(/2 track\(s\) name no bone or node of the model/);
+    const bytes = new Uint8Array(readFileSync(out));
+    expect((await gltfErrors(bytes)).errors).toEqual([]);
+    const doc = await readDoc(bytes);
+    const skin = doc.getRoot().listSkins()[0]!;
+    expect(skin).toBeDefined();
+    const plain = decodeRtm(readBytes(anim)) as PlainRtmDocument;
+    const joints = new Map(skin.listJoints().map((j) => [j.getName().toLowerCase(), j]));
+    const ibm = Array.from(skin.getInverseBindMatrices()!.getArray()!, Number);
+    for (const k of [0, 9, 18]) {
+      const worlds = worldsAt(doc, Math.fround(plain.frames[k]!.phase * 3));
+      for (const bone of ['Spine', 'RightHand', 'LeftFoot', 'Head']) {
+        const i = plain.bones.indexOf(bone);
+        const j = joints.get(bone.toLowerCase())!;
+        const ji = skin.listJoints().indexOf(j);
+        // Skinning matrix = joint world x inverse bind = the RTM matrix in glTF axes.
+        const skinning = multiply(worlds.get(j)!, ibm.slice(ji * 16, ji * 16 + 16));
+        const want = rtmToScene(plain.frames[k]!.matrices, i * 12);
+        skinning.forEach((v, n) => expect(Math.abs(v - want[n]!), `${bone} frame ${k}`).toBeLessThan(2e-4));
+      }
+    }
+    const v = await cli(['validate', anim, '--model', odolMan!]);
+    expect(v.code).toBe(0);
+    expect(v.out).toMatch(/bone "M136" of \S+ does not exist in the skeleton/);
+    expect(v.out).toMatch(/bone\(s\) of \S+ are never moved/);
+    expect((await cli(['validate', anim, '--model', odolMan!, '--strict'])).code).toBe(1);
   });
 
   it('glTF -> RTM -> glTF keeps every bone world transform', async () => {

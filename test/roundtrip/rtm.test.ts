@@ -18,7 +18,7 @@ const corpus = corpusFiles('rtm').filter((f) => f.endsWith('.rtm'));
 const twin = (name: string): string | undefined => corpus.find((f) => basename(f) === name);
 
 describe('RTM corpus', () => {
-  it.skipIf(corpus.length === 0)('has files (skipped: ../shared/corpus/rtm is absent)', () => expect(corpus.length).toBeGreaterThan(5));
+  it.skipIf(corpus.length === 0)('has files (skips without ../shared/corpus/rtm)', () => expect(corpus.length).toBeGreaterThan(5));
   for (const file of corpus) {
     it(`${basename(file)} decodes, validates clean and saves byte for byte`, () => {
       const bytes = readBytes(file);

@@ -1,6 +1,10 @@
 /** `lodsmith validate FILE`: the format's own checks (spec rules, broken references, odd values). */
 import type { Problem } from '../../../shared/model/problems.ts';
-import { EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { basename } from 'node:path';
+import type { FormatCodec } from '../../../shared/formats/registry.ts';
+import { animationSceneOptions, bindingProblems } from '../../../shared/scene/attach.ts';
+import type { Scene } from '../../../shared/scene/scene.ts';
+import { EXIT_OK, EXIT_PROBLEMS, FileError } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { plural } from '../text.ts';
@@ -9,11 +13,16 @@ export interface ValidateOptions {
   json?: boolean;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /** An animation file: also check its bones against this model's skeleton (warnings). */
+  model?: string;
+  /** Warnings fail too (exit 1). */
+  strict?: boolean;
 }
 
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
   const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
   const problems = codec.validate(doc);
+  if (opts.model) problems.push(...(await bindingAgainst(file, codec, doc, opts.model, io.cwd, opts.maxMemory)));
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (opts.json) {
@@ -27,7 +36,23 @@ export async function runValidate(file: string, opts: ValidateOptions, io: CliIO
     lines.push(problems.length === 0 ? `${file}: no problems found` : `${file}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}`);
     await writeLines(io.stdout, lines);
   }
-  return errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return errors > 0 || (opts.strict && warnings > 0) ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** The animation's bones against a model's skeleton: bones the model lacks, bones never moved. */
+async function bindingAgainst(file: string, codec: FormatCodec, doc: object, modelFile: string, cwd: string, maxMemory?: number): Promise<Problem[]> {
+  let model: Scene;
+  try {
+    const m = await loadModel(modelFile, cwd, maxMemory);
+    model = m.codec.toScene(m.doc);
+  } catch (e) {
+    throw new FileError(modelFile, e);
+  }
+  const clips = codec.toScene(doc, animationSceneOptions(model)).clips;
+  if (!model.skeleton?.bones.length) {
+    return [{ severity: 'warning', message: `${basename(modelFile)} has no skeleton to check the bones against (an MLOD keeps it in model.cfg)`, where: basename(file) }];
+  }
+  return bindingProblems(model, clips, basename(file), basename(modelFile));
 }
 
 /** `error    LOD1/MSL1/MSH1[2]  @0x1a2b  message`: severity, node path, offset, message. */

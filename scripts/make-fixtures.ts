@@ -19,7 +19,8 @@ import { buildSampleLod, lodkaFixtures } from './fixtures/lodka.ts';
 import { buildSampleMlod } from './fixtures/mlod.ts';
 import { buildOdolDocument, buildOdolV7 } from './fixtures/odol.ts';
 import { encodeFixture as encodeUnigine, unigineFixtures } from './fixtures/unigine.ts';
-import { encodeRtmFixture, rtmFixtures } from './fixtures/rtm.ts';
+import { buildPuppetRtm, buildRtmPuppet, encodeRtmFixture, rtmFixtures } from './fixtures/rtm.ts';
+import { encodeRtm } from '../shared/formats/p3d/rtm/io.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const outDir = resolve(process.argv[2] ?? join(repoRoot, 'test/fixtures/generated'));
@@ -43,4 +44,6 @@ for (const version of [40, 48, 50, 53, 54, 68, 73]) {
   write('p3d', `odol-v${version}.p3d`, odolCodec.encode(buildOdolDocument({ version, animated: true })), `ODOL v${version}`);
 }
 for (const fx of rtmFixtures()) write('rtm', fx.name, encodeRtmFixture(fx), fx.covers);
+write('rtm', 'puppet.p3d', encodeMlod(buildRtmPuppet()), 'MLOD whose named selections are the bones of puppet.rtm');
+write('rtm', 'puppet.rtm', encodeRtm(buildPuppetRtm()), 'plain RTM for puppet.p3d');
 console.log(`${count} files written to ${outDir}`);

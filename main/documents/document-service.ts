@@ -11,7 +11,7 @@
 import { copyFile, mkdir, open as openFile, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { AppError, DocId, DocSnapshot, EditorSettings, EventChannel, EventMap, FileEntry, FindResult, HistoryInfo, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
-import { detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
+import { detectFormat, formatById, type FormatCodec, type SceneOptions } from '../../shared/formats/index.ts';
 import { gltfInputOf, IMPORT_TARGETS, importGltf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { markDirty } from '../../shared/model/lossless.ts';
@@ -22,7 +22,7 @@ import { getAt, type NodePath } from '../../shared/model/path.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { AnimationClip, Scene, UpAxis } from '../../shared/scene/scene.ts';
 import { allFormats } from '../../shared/formats/index.ts';
-import { animationClips, animationOnRig, animationSceneOptions, attachedClipName, bindClips, bindingProblems, matchAnimation } from '../../shared/scene/attach.ts';
+import { animationClips, animationOnRig, animationSceneOptions, attachedClipName, bindClips, bindingProblems, matchAnimation, trackTargets } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile, type AtomicIo, type SaveStepHook } from './atomic-save.ts';
 import { LocalPaths, type PathPolicy } from './path-policy.ts';
@@ -635,7 +635,9 @@ export class DocumentService {
   /** The model's scene with the clips of its attached animation files bound to its bones. */
   scene(id: DocId, lod?: string): Scene {
     const d = this.get(id);
-    const ahead = this.takeSceneAhead(d, lod);
+    // The scene built ahead knows no attached animation (an MLOD skins their bones on request).
+    const taken = this.takeSceneAhead(d, lod);
+    const ahead = d.anims.length ? undefined : taken;
     const scene = ahead ?? this.ownScene(d, lod);
     // The prefetch gave the scene built ahead its .rvmat stages already (reading those files).
     if (!ahead) this.materialStages(d, scene);
@@ -657,10 +659,15 @@ export class DocumentService {
     return ahead && lod === undefined && ahead.revision === d.revision ? ahead.scene : undefined;
   }
 
-  /** The document's own scene (no attached animations). */
-  private ownScene(d: OpenDocument, lod?: string): Scene {
+  /**
+   * The document's own scene (no attached animations). A model without a skeleton of its own
+   * (MLOD) is asked to skin the bones its attached animations drive, and `moreBones`.
+   */
+  private ownScene(d: OpenDocument, lod?: string, moreBones: readonly string[] = []): Scene {
+    const skinBones = [...trackTargets(d.anims.flatMap((a) => a.clips)), ...moreBones];
+    const opts: SceneOptions = { ...(lod === undefined ? {} : { lod }), ...(skinBones.length ? { skinBones } : {}) };
     try {
-      return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
+      return timedStage('host:scene', () => d.codec.toScene(d.tree, opts));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), message: `Could not build the 3D preview: ${toAppError(e).message}` });
     }
@@ -696,9 +703,14 @@ export class DocumentService {
   async attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
     const d = this.get(id);
     return this.serial(d, async () => {
-      const model = this.ownScene(d);
-      const anim = await this.readAnimation(userPath, model);
+      let model = this.ownScene(d);
+      let anim = await this.readAnimation(userPath, model);
       if (d.anims.some((a) => a.path === anim.path)) return this.snapshot(d);
+      if (!model.skeleton?.bones.length) {
+        // No skeleton of its own: the model skins the bones the animation drives, if it can.
+        model = this.ownScene(d, undefined, trackTargets(anim.clips));
+        if (model.skeleton?.bones.length) anim = await this.readAnimation(userPath, model);
+      }
       const { matched, total } = matchAnimation(model, anim.clips);
       if (matched === 0) fail('invalid', `${anim.fileName} drives ${total} bones or nodes, and ${d.fileName} has none of them`);
       anim.problems = bindingProblems(model, anim.clips, anim.fileName, d.fileName);
@@ -737,7 +749,7 @@ export class DocumentService {
     for (const e of entries.filter((x) => !x.dir && exts.has(x.name.slice(x.name.lastIndexOf('.')).toLowerCase())).slice(0, MAX_CANDIDATES)) {
       try {
         const anim = await this.readAnimation(e.path, model);
-        const m = matchAnimation(model, anim.clips);
+        const m = matchAnimation(model.skeleton?.bones.length ? model : this.ownScene(d, undefined, trackTargets(anim.clips)), anim.clips);
         if (m.matched > 0) out.push({ path: anim.path, fileName: anim.fileName, ...m });
       } catch {
         /* not an animation this model can play */

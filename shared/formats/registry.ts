@@ -83,6 +83,11 @@ export interface SceneOptions {
   skeleton?: readonly { name: string; parent: string }[];
   /** Animation files whose timing is relative (RTM phases 0..1): seconds of the whole animation. */
   duration?: number;
+  /**
+   * Models that keep no skeleton of their own (MLOD: it lives in model.cfg): the bones an attached
+   * animation drives, to be skinned from what the model has of those names (named selections).
+   */
+  skinBones?: readonly string[];
 }
 
 export interface FormatCodec<D extends object = any> {

@@ -121,7 +121,8 @@ export function bindingProblems(model: Scene, clips: readonly AnimationClip[], a
   for (const t of targets) {
     if (!names.has(t.toLowerCase())) out.push({ severity: 'warning', message: `bone "${t}" of ${animName} does not exist in the skeleton of ${modelName}`, where: animName });
   }
-  const still = (model.skeleton?.bones ?? []).map((b) => b.name).filter((b) => !driven.has(b.toLowerCase()));
+  // A bone named `#...` is a stand-in the model made (an MLOD's bone for unskinned points), not one of its own.
+  const still = (model.skeleton?.bones ?? []).map((b) => b.name).filter((b) => !b.startsWith('#') && !driven.has(b.toLowerCase()));
   if (still.length && model.skeleton?.bones.length) {
     const shown = still.slice(0, 12).join(', ') + (still.length > 12 ? `, ... (${still.length - 12} more)` : '');
     out.push({ severity: 'warning', message: `${still.length} bone(s) of ${modelName} are never moved by ${animName}: ${shown}`, where: animName });

@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip } from '../../../shared/scene/scene.ts';
 import type { SceneOptions } from '../../../shared/formats/registry.ts';
-import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
+import { animationClips, animationSceneOptions, modelGltfOptions, trackTargets } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
@@ -42,29 +42,36 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   else if (model.codec.info(model.doc, model.bytes.length).needsSkeleton) {
     throw new CliFailure(`${model.codec.label}: its transforms are relative to parent bones, so it needs a skeleton; ${(await import('./rtm.ts')).SKELETON_HINT}`);
   }
-  const scene = model.codec.toScene(model.doc, sceneOpts);
-  // Animation files bind to this model's skeleton (an RTM needs it to turn its poses into bone motion).
-  const bones = scene.skeleton?.bones ?? [];
-  const animOpts: SceneOptions = {
-    ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
-    ...(bones.length ? { skeleton: bones.map((b) => ({ name: b.name, parent: bones[b.parent]?.name ?? '' })) } : {}),
-  };
-  const extraClips: AnimationClip[] = [];
+  let scene = model.codec.toScene(model.doc, sceneOpts);
+  const anims: Awaited<ReturnType<typeof loadModel>>[] = [];
   for (const file of opts.anim ?? []) {
     try {
-      const anim = await loadModel(file, io.cwd, opts.maxMemory);
-      let clips: AnimationClip[];
+      anims.push(await loadModel(file, io.cwd, opts.maxMemory));
+    } catch (e) {
+      // Name the animation file, not the model, in the one-line error.
+      throw new FileError(file, e);
+    }
+  }
+  if (anims.length && !scene.skeleton?.bones.length) {
+    // A model without a skeleton of its own (MLOD) skins the bones its animations drive.
+    const skinBones = trackTargets(anims.flatMap((a) => { try { return a.codec.toScene(a.doc).clips; } catch { return []; } }));
+    if (skinBones.length) scene = model.codec.toScene(model.doc, { ...sceneOpts, skinBones });
+  }
+  // Animation files bind to this model's skeleton (an RTM needs it to turn its poses into bone motion).
+  const animOpts: SceneOptions = { ...(opts.duration !== undefined ? { duration: opts.duration } : {}), ...animationSceneOptions(scene) };
+  const extraClips: AnimationClip[] = [];
+  for (const [i, anim] of anims.entries()) {
+    const file = opts.anim![i]!;
+    try {
       if (!animOpts.skeleton && anim.codec.info(anim.doc, anim.bytes.length).needsSkeleton) {
         throw new CliFailure(`is a ${anim.codec.label} whose transforms are relative to parent bones, and the model has no skeleton`);
       }
       try {
-        clips = animationClips(anim.codec.toScene(anim.doc, animOpts), anim.codec.label);
+        extraClips.push(...animationClips(anim.codec.toScene(anim.doc, animOpts), anim.codec.label));
       } catch (e) {
         throw new CliFailure(e instanceof Error ? e.message : String(e));
       }
-      extraClips.push(...clips);
     } catch (e) {
-      // Name the animation file, not the model, in the one-line error.
       throw new FileError(file, e);
     }
   }

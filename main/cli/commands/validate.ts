@@ -2,7 +2,7 @@
 import type { Problem } from '../../../shared/model/problems.ts';
 import { basename } from 'node:path';
 import type { FormatCodec } from '../../../shared/formats/registry.ts';
-import { animationSceneOptions, bindingProblems } from '../../../shared/scene/attach.ts';
+import { animationSceneOptions, bindingProblems, trackTargets } from '../../../shared/scene/attach.ts';
 import type { Scene } from '../../../shared/scene/scene.ts';
 import { EXIT_OK, EXIT_PROBLEMS, FileError } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
@@ -45,12 +45,14 @@ async function bindingAgainst(file: string, codec: FormatCodec, doc: object, mod
   try {
     const m = await loadModel(modelFile, cwd, maxMemory);
     model = m.codec.toScene(m.doc);
+    // No skeleton of its own (MLOD): the bones are the named selections the animation's bones name.
+    if (!model.skeleton?.bones.length) model = m.codec.toScene(m.doc, { skinBones: trackTargets(codec.toScene(doc).clips) });
   } catch (e) {
     throw new FileError(modelFile, e);
   }
   const clips = codec.toScene(doc, animationSceneOptions(model)).clips;
   if (!model.skeleton?.bones.length) {
-    return [{ severity: 'warning', message: `${basename(modelFile)} has no skeleton to check the bones against (an MLOD keeps it in model.cfg)`, where: basename(file) }];
+    return [{ severity: 'warning', message: `${basename(modelFile)} has no skeleton and no named selection of any bone of ${basename(file)}`, where: basename(file) }];
   }
   return bindingProblems(model, clips, basename(file), basename(modelFile));
 }

@@ -16,7 +16,7 @@ import type { Scene, SceneMaterial, SceneMesh, SceneProxy } from '../../../scene
 import { IDENTITY } from '../../../scene/scene.ts';
 import type { SceneOptions } from '../../registry.ts';
 import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
-import type { MlodDocument, MlodLod } from './types.ts';
+import { selectionWeight, type MlodDocument, type MlodLod, type SelectionTag } from './types.ts';
 import { parseProxySelection, sceneProxy, triangleFrame } from '../proxy.ts';
 
 /** The LOD `opts.lod` names (resolution name or number), else the first visual LOD, else the first. */
@@ -48,7 +48,8 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
   const proxies = proxyFaces(lod, li);
   const skip = new Uint8Array(lod.faces.vertexCount.length);
   for (const p of proxies) for (const f of p.faces) skip[f] = 1;
-  const { mesh, materials } = lodMesh(lod, li, skip);
+  const { mesh, materials, vertexPoint } = lodMesh(lod, li, skip);
+  if (opts.skinBones?.length) skinFromSelections(scene, mesh, lod, vertexPoint, opts.skinBones);
   scene.proxies = proxies.map((p) => p.proxy);
   scene.materials = materials;
   scene.meshes.push(mesh);
@@ -101,7 +102,54 @@ function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: numbe
   return out;
 }
 
-function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh; materials: SceneMaterial[] } {
+/**
+ * MLOD keeps no skeleton (model.cfg does): the bones an animation asks for are the LOD's named
+ * selections of those names (without case), each point weighted by its selection weight, as the
+ * game skins them. Up to four strongest per vertex, normalised; a vertex in none of them rides on
+ * a bone of its own that nothing moves.
+ */
+function skinFromSelections(scene: Scene, mesh: SceneMesh, lod: MlodLod, vertexPoint: Uint32Array, wanted: readonly string[]): void {
+  const byName = new Map<string, SelectionTag>();
+  for (const t of lod.tags) if (t.type === 'selection' && !byName.has(t.name.toLowerCase())) byName.set(t.name.toLowerCase(), t);
+  const bones: { name: string; tag: SelectionTag }[] = [];
+  const seen = new Set<string>();
+  for (const w of wanted) {
+    const tag = byName.get(w.toLowerCase());
+    if (!tag || seen.has(w.toLowerCase())) continue;
+    seen.add(w.toLowerCase());
+    bones.push({ name: tag.name, tag });
+  }
+  if (!bones.length) return;
+  const nv = vertexPoint.length;
+  const joints = new Uint16Array(nv * 4);
+  const weights = new Float32Array(nv * 4);
+  const rest = bones.length;
+  let unskinned = false;
+  const pick: { b: number; w: number }[] = [];
+  for (let v = 0; v < nv; v++) {
+    const p = vertexPoint[v]!;
+    pick.length = 0;
+    for (let b = 0; b < bones.length; b++) {
+      const w = selectionWeight(bones[b]!.tag.points[p] ?? 0);
+      if (w > 0) pick.push({ b, w });
+    }
+    if (!pick.length) {
+      unskinned = true;
+      joints[v * 4] = rest;
+      weights[v * 4] = 1;
+      continue;
+    }
+    pick.sort((x, y) => y.w - x.w);
+    const top = pick.slice(0, 4);
+    const sum = top.reduce((a, x) => a + x.w, 0);
+    top.forEach((x, k) => { joints[v * 4 + k] = x.b; weights[v * 4 + k] = x.w / sum; });
+  }
+  scene.skeleton = { bones: bones.map((b) => ({ name: b.name, parent: -1, matrix: [...IDENTITY] })) };
+  if (unskinned) scene.skeleton.bones.push({ name: '#unskinned', parent: -1, matrix: [...IDENTITY] });
+  mesh.skin = { joints, weights };
+}
+
+function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh; materials: SceneMaterial[]; vertexPoint: Uint32Array } {
   const f = lod.faces;
   const n = f.vertexCount.length;
   const nPoints = lod.pointFlags.length;
@@ -142,6 +190,7 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
   const normals = new Float32Array(vertexTotal * 3);
   const uvs = new Float32Array(vertexTotal * 2);
   const indices = new Uint32Array(triTotal * 3);
+  const vertexPoint = new Uint32Array(vertexTotal);
   const groups: SceneMesh['groups'] = [];
   const P = lod.points;
   const N = lod.normals;
@@ -162,6 +211,7 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
       gx /= len; gy /= len; gz /= len;
       for (let k = 0; k < vc; k++) {
         const pi = f.pointIndex[i * 4 + k]!;
+        vertexPoint[v] = pi;
         positions[v * 3] = P[pi * 3]!;
         positions[v * 3 + 1] = P[pi * 3 + 1]!;
         positions[v * 3 + 2] = -P[pi * 3 + 2]!;
@@ -189,6 +239,7 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
   return {
     mesh: { name: resolutionName(lod.resolution), positions, normals, uvs: [uvs], indices, groups, source: ['lods', li] },
     materials,
+    vertexPoint,
   };
 }
 

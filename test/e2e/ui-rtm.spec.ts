@@ -1,0 +1,127 @@
+/**
+ * Arma animations played on P3D models, end to end in Chromium against the browser host: an RTM
+ * attached to an ODOL character (corpus) and to an MLOD model (generated: its named selections are
+ * the bones) through the Animations panel moves the mesh while the timeline scrubs, the bones of
+ * the scene sit where the RTM's matrices put them, and a mismatched pair lists the missing bones
+ * in Problems.
+ */
+import { copyFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { chromiumArgs, chromiumPath, expect, test, type LodsmithHost } from './fixtures/index.ts';
+import { frameDiff, openModel, viewportPixels } from './fixtures/viewport.ts';
+import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
+import { buildPuppetRtm, buildRtmPuppet } from '../../scripts/fixtures/rtm.ts';
+import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
+import { decodeRtm, encodeRtm } from '../../shared/formats/p3d/rtm/io.ts';
+import { rtmToScene } from '../../shared/formats/p3d/rtm/pose.ts';
+import type { PlainRtmDocument } from '../../shared/formats/p3d/rtm/types.ts';
+import { composeTRS, multiply } from '../../shared/scene/mat4.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
+
+test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
+
+const corpus = (folder: string, part: string) => corpusFiles(folder).find((f) => f.includes(part));
+
+/** Waits until the viewport stops drawing. */
+async function frames(page: Page): Promise<void> {
+  const canvas = page.locator('[data-testid=viewport-canvas]');
+  let last = -1;
+  for (let i = 0; i < 40; i++) {
+    const now = Number(await canvas.getAttribute('data-renders'));
+    if (now === last) return;
+    last = now;
+    await page.waitForTimeout(150);
+  }
+}
+
+/** Attaches `fileName` from the Animations panel's list of matching files beside the model. */
+async function attach(page: Page, fileName: string): Promise<void> {
+  await page.getByTestId('animations').click();
+  const panel = page.getByRole('dialog', { name: 'Animations' });
+  await panel.getByRole('button', { name: `Attach ${fileName}` }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText(fileName);
+}
+
+/** The canvas at the start and in the middle of the clip differ: the mesh moves. */
+async function expectMoves(page: Page): Promise<void> {
+  await page.getByTestId('time-slider').fill('0');
+  await frames(page);
+  const a = await viewportPixels(page);
+  await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.6));
+  await frames(page);
+  const b = await viewportPixels(page);
+  expect(frameDiff(a, b), 'the animation moves the mesh').toBeGreaterThan(0.3);
+}
+
+/**
+ * The scene the page plays (through the host API): at each frame's time, each RTM bone's world
+ * matrix (its track's TRS composed down the skeleton) is the RTM matrix in scene axes.
+ */
+async function expectBonesFollow(lodsmith: LodsmithHost, fileName: string, rtm: PlainRtmDocument, bones: readonly string[]): Promise<void> {
+  const list = await lodsmith.invoke('doc:list', undefined as never);
+  if (!list.ok) throw new Error(list.error.message);
+  const doc = list.value.find((d) => !d.fileName.endsWith('.rtm'))!;
+  const res = await lodsmith.invoke('doc:scene', { id: doc.id });
+  if (!res.ok) throw new Error(res.error.message);
+  const scene = res.value as Scene;
+  const clip = scene.clips.find((c) => c.name.includes(fileName))!;
+  expect(clip).toBeDefined();
+  const skel = scene.skeleton!.bones;
+  for (const k of [0, Math.floor(rtm.frames.length / 2), rtm.frames.length - 1]) {
+    const time = clip.tracks[0]!.times[k]!;
+    const local = skel.map((b) => b.matrix);
+    for (const t of clip.tracks) {
+      if (t.target !== 'bone') continue;
+      local[t.bone] = composeTRS(t.translations!.subarray(k * 3, k * 3 + 3), t.rotations!.subarray(k * 4, k * 4 + 4), t.scales!.subarray(k * 3, k * 3 + 3));
+      expect(t.times[k]).toBeCloseTo(time, 6);
+    }
+    const world: number[][] = [];
+    const worldOf = (i: number): number[] => (world[i] ??= skel[i]!.parent >= 0 ? multiply(worldOf(skel[i]!.parent), local[i]!) : local[i]!);
+    for (const name of bones) {
+      const i = skel.findIndex((b) => b.name.toLowerCase() === name.toLowerCase());
+      expect(i, name).toBeGreaterThanOrEqual(0);
+      const want = rtmToScene(rtm.frames[k]!.matrices, rtm.bones.indexOf(name) * 12);
+      worldOf(i).forEach((v, j) => expect(Math.abs(v - want[j]!), `${name} at frame ${k}`).toBeLessThan(2e-3));
+    }
+  }
+}
+
+test.describe('RTM animations on P3D models', () => {
+  test('an RTM plays on an ODOL character; a mismatched pair lists its missing bones in Problems', async ({ page, lodsmith }) => {
+    test.slow();
+    const man = corpus('p3d_odol', 'man_bandit');
+    const gesture = corpus('rtm', 'map_in.rtm');
+    test.skip(!hasCorpus || !man || !gesture, 'corpus files absent');
+    await copyFile(man!, join(lodsmith.root, 'man_bandit.p3d'));
+    await copyFile(gesture!, join(lodsmith.root, 'map_in.rtm'));
+    await openModel(page, lodsmith.page({ open: 'models/man_bandit.p3d' }));
+    await page.getByTestId('frame').click();
+    await attach(page, 'map_in.rtm');
+    await expectMoves(page);
+    const rtm = decodeRtm(new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(gesture!)))) as PlainRtmDocument;
+    await expectBonesFollow(lodsmith, 'map_in.rtm', rtm, ['Spine', 'RightHand', 'LeftForeArm', 'Head']);
+    // The mod's weapon bones are not the character's: both are listed, with the file they come from.
+    await page.locator('[data-testid=tab-problems]').click();
+    const rows = page.getByTestId('problem-row');
+    await expect(rows.filter({ hasText: 'bone "M136" of map_in.rtm does not exist in the skeleton of man_bandit.p3d' })).toHaveCount(1);
+    await expect(rows.filter({ hasText: 'bone "M16A2" of map_in.rtm does not exist' })).toHaveCount(1);
+    await expect(rows.filter({ hasText: 'are never moved by map_in.rtm' })).toHaveCount(1);
+  });
+
+  test('an RTM plays on an MLOD model whose named selections are its bones', async ({ page, lodsmith }) => {
+    test.slow();
+    await writeFile(join(lodsmith.root, 'puppet.p3d'), encodeMlod(buildRtmPuppet()));
+    const rtm = buildPuppetRtm();
+    await writeFile(join(lodsmith.root, 'puppet.rtm'), encodeRtm(rtm));
+    await openModel(page, lodsmith.page({ open: 'models/puppet.p3d' }));
+    await page.getByTestId('frame').click();
+    await attach(page, 'puppet.rtm');
+    await expectMoves(page);
+    await expectBonesFollow(lodsmith, 'puppet.rtm', rtm, rtm.bones);
+    await page.locator('[data-testid=tab-problems]').click();
+    await expect(page.getByTestId('problem-row').filter({ hasText: 'does not exist' })).toHaveCount(0);
+  });
+});

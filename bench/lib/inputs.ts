@@ -17,7 +17,8 @@ export const FORMAT_IDS = Object.keys(CORPUS_FOLDER) as FormatId[];
 export function corpusInputs(format: FormatId): { file: string; bytes: number }[] {
   if (!hasCorpus) return [];
   return corpusFiles(CORPUS_FOLDER[format])
-    .filter((f) => !f.endsWith('.tsv') && statSync(f).isFile())
+    // rtm/ also holds the model.cfg of its skeleton, which no codec reads.
+    .filter((f) => !f.endsWith('.tsv') && !f.endsWith('.cfg') && statSync(f).isFile())
     .map((file) => ({ file, bytes: statSync(file).size }));
 }
 
@@ -43,6 +44,14 @@ export type LoadedBuilder =
 
 /** The large generated inputs the brief asks for, one per format family. */
 export const GENERATED: readonly GeneratedSpec[] = [
+  {
+    label: 'generated BMTR 2000 frames LZO',
+    format: 'p3d-rtm',
+    module: 'scripts/fixtures/rtm.ts',
+    export: 'buildLargeBmtr',
+    args: (q) => [q ? 200 : 2000],
+    description: 'BMTR v5, 80 bones, every frame LZO-compressed',
+  },
   {
     label: 'generated 2M tris',
     format: 'lodka-lod',

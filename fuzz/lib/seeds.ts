@@ -13,7 +13,8 @@ import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../shared/export/gl
 import type { Seed } from './mutate.ts';
 
 /**
- * Compressed streams the decoder kept as views of the input (`packed` in ODOL's arrays): their
+ * Compressed streams the decoder kept as views of the input (`packed` in ODOL's arrays, `stream`
+ * in BMTR's): their
  * position in the file is their offset in the input's buffer.
  */
 export function findStreams(doc: unknown, input: Uint8Array): [number, number][] {
@@ -24,7 +25,8 @@ export function findStreams(doc: unknown, input: Uint8Array): [number, number][]
     seen.add(node);
     if (ArrayBuffer.isView(node)) return;
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'packed' && v instanceof Uint8Array && v.buffer === input.buffer && v.length > 0) {
+      // `packed`: ODOL's arrays; `stream`: a BMTR array's LZO stream (inside its `packed` record).
+      if ((k === 'packed' || k === 'stream') && v instanceof Uint8Array && v.buffer === input.buffer && v.length > 0) {
         const s = v.byteOffset - input.byteOffset;
         if (s >= 0 && s + v.length <= input.length) out.push([s, s + v.length]);
       } else if (typeof v === 'object') walk(v, depth + 1);

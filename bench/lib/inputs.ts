@@ -45,14 +45,6 @@ export type LoadedBuilder =
 /** The large generated inputs the brief asks for, one per format family. */
 export const GENERATED: readonly GeneratedSpec[] = [
   {
-    label: 'generated BMTR 2000 frames LZO',
-    format: 'p3d-rtm',
-    module: 'scripts/fixtures/rtm.ts',
-    export: 'buildLargeBmtr',
-    args: (q) => [q ? 200 : 2000],
-    description: 'BMTR v5, 80 bones, every frame LZO-compressed',
-  },
-  {
     label: 'generated 2M tris',
     format: 'lodka-lod',
     module: 'scripts/fixtures/lodka.ts',

@@ -4,8 +4,8 @@
  */
 import { basename } from 'node:path';
 import type { DocId, DocSnapshot } from '../../shared/ipc/contract.ts';
-import { formatById } from '../../shared/formats/index.ts';
-import { gltfInputOf, IMPORT_TARGETS, importGltf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
+import { allFormats, formatById } from '../../shared/formats/index.ts';
+import { gltfInputOf, importGltf, importTargetsOf, readModel, replaceMeshCommand } from '../../shared/import/index.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import type { UpAxis } from '../../shared/scene/scene.ts';
@@ -35,10 +35,11 @@ export class DocumentGltf {
     const abs = await this.s.paths.resolve(userPath, 'write');
     for (const d of this.s.docs.values()) if (d.abs === abs) fail('conflict', `${basename(abs)} is open in another tab; close it first`, { file: userPath });
     const ext = (abs.match(/\.[^./\\]+$/)?.[0] ?? '').toLowerCase();
-    const format = IMPORT_TARGETS[ext];
-    if (!format) fail('invalid', `Choose a file name ending in ${Object.keys(IMPORT_TARGETS).join(', ')}`, { file: userPath });
+    const targets = importTargetsOf(allFormats());
+    const format = targets.find((t) => t.extension === ext)?.format;
+    if (!format) fail('invalid', `Choose a file name ending in ${targets.map((t) => t.extension).join(', ')}`, { file: userPath });
     // The write policy of Save As: a new document never replaces an existing file.
-    await checkWriteTarget({ abs, display: this.s.paths.display(abs), extensions: Object.keys(IMPORT_TARGETS), overwrite: false });
+    await checkWriteTarget({ abs, display: this.s.paths.display(abs), extensions: targets.map((t) => t.extension), overwrite: false });
     let result;
     try {
       result = await importGltf(gltfInputOf(bytes), format, { ...(opts.version ? { version: opts.version } : {}), ...(opts.anim ? { anim: opts.anim } : {}) });
@@ -64,7 +65,7 @@ export class DocumentGltf {
       let replacement;
       try {
         const model = await readModel(gltfInputOf(bytes));
-        replacement = replaceMeshCommand(d.codec.id, d.tree, path, model);
+        replacement = await replaceMeshCommand(d.codec, d.tree, path, model);
       } catch (e) {
         throw new AppErrorException(toAppError(e, name));
       }
@@ -79,6 +80,11 @@ export class DocumentGltf {
       }
       return { doc: await this.s.changed(d), warnings: replacement.warnings };
     });
+  }
+
+  /** The formats "New from glTF" can make, as the dialog offers them. */
+  importTargets(): { extension: string; label: string }[] {
+    return importTargetsOf(allFormats()).map((t) => ({ extension: t.extension, label: t.label }));
   }
 
   /**

@@ -60,7 +60,8 @@ export class DocumentOpening {
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(), anims: [],
       ...(maxMemory !== undefined ? { maxMemory } : {}),
     };
-    if (codec.id === 'grimrock-animation' || codec.id === 'unigine-anim') d.rig = await this.findRig(d);
+    // An animation file opened alone: the model beside it that it plays on gives it a skeleton.
+    if (codec.animation?.role === 'clips') d.rig = await this.findRig(d);
     this.s.docs.set(id, d);
     await this.s.recent.add(display);
     const snap = await this.s.snapshot(d);
@@ -81,7 +82,7 @@ export class DocumentOpening {
       return undefined;
     }
     if (!clips.length) return undefined;
-    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-model' || c.id === 'unigine-mesh').flatMap((c) => c.extensions));
+    const exts = new Set(allFormats().filter((c) => c.animation?.role === 'model').flatMap((c) => c.extensions));
     if (!d.abs) return undefined;
     let entries: FileEntry[];
     try {

@@ -196,7 +196,7 @@ export class DocumentScenes {
   async animationCandidates(id: DocId): Promise<{ path: string; fileName: string; matched: number; total: number }[]> {
     const d = this.s.get(id);
     const model = this.ownScene(d);
-    const exts = new Set(allFormats().filter((c) => c.id === 'grimrock-animation' || c.id === 'unigine-anim').flatMap((c) => c.extensions));
+    const exts = new Set(allFormats().filter((c) => c.animation?.role === 'clips').flatMap((c) => c.extensions));
     if (!d.abs) return [];
     let entries: FileEntry[];
     try {

@@ -8,6 +8,7 @@
 import { open as openFile, readFile, stat } from 'node:fs/promises';
 import type { DocId, DocSnapshot, EventChannel, EventMap, HistoryInfo } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
+import { capabilitiesOf } from '../../shared/formats/registry.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import type { Problem } from '../../shared/model/problems.ts';
@@ -244,6 +245,7 @@ export class DocumentStore {
       history: this.history(d),
       format: d.codec.id,
       formatLabel: d.codec.label,
+      caps: capabilitiesOf(d.codec, outline),
       version,
       bytes: d.original.length,
       outline,

@@ -46,7 +46,7 @@ export class DocumentTextures {
   textureProblems(d: OpenDocument): Problem[] {
     if (d.textureProblems?.revision === d.revision) return d.textureProblems.problems;
     const problems: Problem[] = [];
-    if (d.codec.id === 'p3d-mlod' || d.codec.id === 'p3d-odol') {
+    if (d.codec.textures?.files) {
       try {
         const scene = d.codec.toScene(d.tree, {});
         const stages = this.materialStages(d, scene);
@@ -83,7 +83,7 @@ export class DocumentTextures {
    * Nothing for other formats or for dropped documents (no folder to look in).
    */
   materialStages(d: OpenDocument, scene: Scene): MaterialStages[] {
-    if (d.abs === null || (d.codec.id !== 'p3d-mlod' && d.codec.id !== 'p3d-odol')) return [];
+    if (d.abs === null || d.codec.textures?.materials !== 'rvmat') return [];
     const roots = this.s.textureRoots().map(toSlash);
     return applyRvmatStages(scene, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
   }

@@ -20,7 +20,6 @@ import { AppErrorException, fail, toAppError } from './app-error.ts';
 import type { PathPolicy } from './path-policy.ts';
 import { MAX_TEXTURE_ROOTS } from './settings.ts';
 import type { RecentFiles } from './recent.ts';
-import { screenshotCommand } from './screenshot.ts';
 import { DocumentStore, type DocumentServiceOptions } from './doc-store.ts';
 import { DocumentHistory } from './doc-history.ts';
 import { DocumentOpening } from './doc-open.ts';
@@ -227,6 +226,11 @@ export class DocumentService {
     return this.gltf.replaceFromGltf(id, path, bytes, name);
   }
 
+  /** The formats "New from glTF" can make (extension and label). */
+  importTargets(): { extension: string; label: string }[] {
+    return this.gltf.importTargets();
+  }
+
   exportGltf(id: DocId, userPath: string, lod?: string, up?: UpAxis, overwrite = false): Promise<void> {
     return this.gltf.exportGltf(id, userPath, lod, up, overwrite);
   }
@@ -235,7 +239,7 @@ export class DocumentService {
   async screenshot(id: DocId, png: Uint8Array, name?: string): Promise<DocSnapshot> {
     const d = this.s.get(id);
     return this.s.serial(d, async () => {
-      const cmd = screenshotCommand(d.codec.id, d.tree, png, name);
+      const cmd = d.codec.screenshot?.(d.tree, png, name);
       if (!cmd) fail('invalid', `${d.codec.label} files have no screenshot block`);
       this.history.applyEdit(d, cmd);
       return this.s.changed(d);

@@ -8,7 +8,7 @@ import type { Inspection, OutlineNode } from '../../../model/outline.ts';
 import type { NodePath } from '../../../model/path.ts';
 import type { Problem } from '../../../model/problems.ts';
 import { encodeText } from '../../../binary/text.ts';
-import { probeRtm } from '../../probes.ts';
+import { probeRtm } from './probe.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { decodeRtm, encodeRtm, fieldName } from './io.ts';
 import { rtmToSceneGraph } from './scene.ts';
@@ -239,6 +239,12 @@ export const rtmCodec: FormatCodec<RtmDocument> = {
   outline: rtmOutline,
   inspect: rtmInspect,
   checkEdit: checkRtmEdit,
+  animation: { role: 'clips' },
+  gltf: {
+    label: 'Arma animation, plain RTM (.rtm)',
+    extension: '.rtm',
+    load: async () => (await import('./import.ts')).rtmImporter,
+  },
   arrayLayout: (doc, name) => {
     if (name === 'matrices') return { stride: 12, columns: ['x.x', 'x.y', 'x.z', 'y.x', 'y.y', 'y.z', 'z.x', 'z.y', 'z.z', 'tx', 'ty', 'tz'], note: 'one bone: the 3x3 rows, then the translation' };
     if (name === 'transforms') return { stride: BMTR_WORDS, columns: ['qx', 'qy', 'qz', 'qw', 'px', 'py', 'pz'], note: 'one bone: quaternion words (/ 16384), position half-float bits' };

@@ -8,6 +8,7 @@
  */
 import { encodeText } from '../../../binary/text.ts';
 import type { WriterOptions } from '../../../import/common.ts';
+import type { GltfImporter } from '../../capabilities.ts';
 import { ImportError } from '../../../import/errors.ts';
 import { composeTRS, invertSafe, multiply } from '../../../import/math.ts';
 import type { ImportModel } from '../../../import/model.ts';
@@ -79,3 +80,9 @@ export function modelToRtm(model: ImportModel, opts: WriterOptions = {}): { doc:
     warnings,
   };
 }
+
+/** The RTM import writer (capabilities.ts). */
+export const rtmImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  write: (model, opts) => modelToRtm(model, opts),
+};

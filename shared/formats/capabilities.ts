@@ -50,6 +50,24 @@ export interface GltfImporter {
  */
 export interface AnimationSupport {
   role: 'model' | 'clips';
+  /**
+   * Animations stored relative to a skeleton they do not hold (a binarized RTM's transforms are
+   * relative to parent bones): the document rewritten in the format's skeleton-free form (plain
+   * RTM), composed through `skeleton` (bone and parent names, parents first), as file bytes.
+   */
+  resolve?(doc: object, skeleton: readonly SkeletonBoneRef[]): Uint8Array;
+  /**
+   * Where such skeletons are written down as text (Arma's model.cfg, `CfgSkeletons`): the file's
+   * extension and the reader, which gives the bones of skeleton `name` (the only one when no name
+   * is given) or throws an Error naming what the file defines.
+   */
+  skeletonConfig?: { extension: string; read(text: string, name?: string): { name: string; bones: SkeletonBoneRef[] } };
+}
+
+/** A bone of a skeleton by name, with its parent's name ('' for a root). */
+export interface SkeletonBoneRef {
+  name: string;
+  parent: string;
 }
 
 /**

@@ -82,7 +82,7 @@ function worldsAt(doc: Document, time: number): Map<Node, number[]> {
 function compare(doc: Document, plain: PlainRtmDocument, duration: number): { err: number; extent: number } {
   let err = 0, extent = 1e-6;
   const byName = new Map(doc.getRoot().listNodes().map((n) => [n.getName().toLowerCase(), n]));
-  plain.frames.forEach((f, k) => {
+  plain.frames.forEach((f) => {
     const worlds = worldsAt(doc, Math.fround(f.phase * duration));
     plain.bones.forEach((b, i) => {
       const node = byName.get(b.toLowerCase());

@@ -33,14 +33,18 @@ export interface ConvertOptions {
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
   const ext = extname(output).toLowerCase();
-  if (ext === '.rtm') return (await import('./rtm.ts')).runRtmToPlain(input, output, opts, io);
-  if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf (or .rtm for an RTM animation)`);
+  if (ext !== '.glb' && ext !== '.gltf') {
+    // The input's own format: an animation rewritten in its skeleton-free form (BMTR -> plain RTM).
+    const model = await loadModel(input, io.cwd, opts.maxMemory);
+    if (model.codec.animation?.resolve && model.codec.extensions.includes(ext)) return (await import('./skeleton.ts')).runResolve(model, output, opts, io);
+    throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
+  }
   const model = await loadModel(input, io.cwd, opts.maxMemory);
   const sceneOpts: SceneOptions = opts.lod !== undefined ? { lod: opts.lod } : {};
   if (opts.duration !== undefined) sceneOpts.duration = opts.duration;
-  if (opts.skeleton !== undefined) sceneOpts.skeleton = await (await import('./rtm.ts')).loadSkeleton(opts.skeleton, io.cwd, opts.maxMemory);
+  if (opts.skeleton !== undefined) sceneOpts.skeleton = await (await import('./skeleton.ts')).loadSkeleton(opts.skeleton, model.codec, io.cwd, opts.maxMemory);
   else if (model.codec.info(model.doc, model.bytes.length).needsSkeleton) {
-    throw new CliFailure(`${model.codec.label}: its transforms are relative to parent bones, so it needs a skeleton; ${(await import('./rtm.ts')).SKELETON_HINT}`);
+    throw new CliFailure(`${model.codec.label}: its transforms are relative to parent bones, so it needs a skeleton; ${(await import('./skeleton.ts')).SKELETON_HINT}`);
   }
   let scene = model.codec.toScene(model.doc, sceneOpts);
   const anims: Awaited<ReturnType<typeof loadModel>>[] = [];

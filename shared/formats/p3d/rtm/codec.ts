@@ -10,7 +10,9 @@ import type { Problem } from '../../../model/problems.ts';
 import { encodeText } from '../../../binary/text.ts';
 import { probeRtm } from './probe.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
-import { decodeRtm, encodeRtm, fieldName } from './io.ts';
+import { decodeRtm, encodePlain, encodeRtm, fieldName } from './io.ts';
+import { bmtrToPlain } from './pose.ts';
+import { cfgSkeleton } from './skeleton.ts';
 import { rtmToSceneGraph } from './scene.ts';
 import { BMTR_COMPRESS_FROM, BMTR_WORDS, NAME_FIELD, type RtmDocument } from './types.ts';
 
@@ -239,7 +241,15 @@ export const rtmCodec: FormatCodec<RtmDocument> = {
   outline: rtmOutline,
   inspect: rtmInspect,
   checkEdit: checkRtmEdit,
-  animation: { role: 'clips' },
+  animation: {
+    role: 'clips',
+    // A BMTR composed through its skeleton is a plain RTM (A3OB's conversion); a plain one is itself.
+    resolve: (doc, skeleton) => {
+      const d = doc as RtmDocument;
+      return d.kind === 'bmtr' ? encodePlain(bmtrToPlain(d, skeleton)) : encodeRtm(d);
+    },
+    skeletonConfig: { extension: '.cfg', read: (text, name) => cfgSkeleton(text, name) },
+  },
   gltf: {
     label: 'Arma animation, plain RTM (.rtm)',
     extension: '.rtm',

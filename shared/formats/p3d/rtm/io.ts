@@ -14,7 +14,7 @@ import { reusable } from '../../../model/lossless.ts';
 import { readFloatKept, readFloatsKept, writeFloatKept, writeFloatsKept } from '../../../schema/schema.ts';
 import {
   BMTR_COMPRESS_FROM, BMTR_MAGIC, BMTR_WORDS, MDAT_MAGIC, NAME_FIELD, PLAIN_MAGIC,
-  type BmtrDocument, type BmtrFrame, type PackedInfo, type PlainRtmDocument, type PlainRtmFrame, type RtmDocument, type RtmProperty,
+  type BmtrDocument, type PackedInfo, type PlainRtmDocument, type PlainRtmFrame, type RtmDocument, type RtmProperty,
 } from './types.ts';
 
 /** A JS object per record costs far more than its bytes; charged once per list (BinaryReader.chargeRecords). */

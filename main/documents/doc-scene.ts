@@ -168,7 +168,11 @@ export class DocumentScenes {
     } catch (e) {
       throw new AppErrorException(toAppError(e, display));
     }
-    const fileName = basename(abs);
+    return this.animationOf(bytes, basename(abs), display, model);
+  }
+
+  /** An animation file's clips from its bytes (read from `display`, or dropped), or an error naming it. */
+  private animationOf(bytes: Uint8Array, fileName: string, display: string, model?: Scene): AttachedAnimation {
     const codec = this.s.detect(bytes, fileName);
     const tree = this.s.decodeAs(codec, bytes, fileName);
     try {
@@ -178,20 +182,30 @@ export class DocumentScenes {
     }
   }
 
+
   /**
    * Attaches an animation file to a model: its clips play in the preview and go with the glTF
    * export. Refused when none of its tracks names a bone or node of the model.
    */
   async attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
+    return this.attach(id, (model) => this.readAnimation(userPath, model));
+  }
+
+  /** An animation file dropped on the window: attached from its bytes (listed by its name). */
+  async attachAnimationBytes(id: DocId, name: string, bytes: Uint8Array): Promise<DocSnapshot> {
+    return this.attach(id, async (model) => this.animationOf(bytes, name, name, model));
+  }
+
+  private async attach(id: DocId, load: (model: Scene) => Promise<AttachedAnimation>): Promise<DocSnapshot> {
     const d = this.s.get(id);
     return this.s.serial(d, async () => {
       let model = this.ownScene(d);
-      let anim = await this.readAnimation(userPath, model);
+      let anim = await load(model);
       if (d.anims.some((a) => a.path === anim.path)) return this.s.snapshot(d);
       if (!model.skeleton?.bones.length) {
         // No skeleton of its own: the model skins the bones the animation drives, if it can.
         model = this.ownScene(d, undefined, trackTargets(anim.clips));
-        if (model.skeleton?.bones.length) anim = await this.readAnimation(userPath, model);
+        if (model.skeleton?.bones.length) anim = await load(model);
       }
       const { matched, total } = matchAnimation(model, anim.clips);
       if (matched === 0) fail('invalid', `${anim.fileName} drives ${total} bones or nodes, and ${d.fileName} has none of them`);
@@ -200,6 +214,7 @@ export class DocumentScenes {
       return this.s.changed(d);
     });
   }
+
 
   /** Detaches the animation file attached as number `index`. */
   async detachAnimation(id: DocId, index: number): Promise<DocSnapshot> {

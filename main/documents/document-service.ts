@@ -166,6 +166,9 @@ export class DocumentService {
     return this.scenes.scene(id, lod);
   }
 
+  attachAnimationBytes(id: DocId, name: string, bytes: Uint8Array): Promise<DocSnapshot> {
+    return this.scenes.attachAnimationBytes(id, name, bytes);
+  }
   attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
     return this.scenes.attachAnimation(id, userPath);
   }

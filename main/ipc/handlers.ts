@@ -53,6 +53,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:texture': (r) => svc.texture(r.id, r.name),
     'doc:exportGltf': (r) => svc.exportGltf(r.id, r.path, r.lod, r.up, r.overwrite === true),
     'doc:attachAnimation': (r) => svc.attachAnimation(r.id, r.path),
+    'doc:attachAnimationBytes': (r) => svc.attachAnimationBytes(r.id, r.name, r.bytes),
     'doc:detachAnimation': (r) => svc.detachAnimation(r.id, r.index),
     'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
     'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),

@@ -91,6 +91,7 @@ export const requestSchemas = {
   'doc:texture': z.object({ id: docId, name: nonEmpty }),
   'doc:exportGltf': z.object({ id: docId, path: nonEmpty, lod: text.optional(), up: z.enum(['y', 'z']).optional(), overwrite: z.boolean().optional() }),
   'doc:attachAnimation': z.object({ id: docId, path: nonEmpty }),
+  'doc:attachAnimationBytes': z.object({ id: docId, name: nonEmpty, bytes }),
   'doc:detachAnimation': z.object({ id: docId, index: z.number().int().nonnegative() }),
   'doc:animationCandidates': byId,
   'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),

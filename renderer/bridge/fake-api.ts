@@ -291,6 +291,9 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     'doc:attachAnimation': () => {
       throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });
     },
+    'doc:attachAnimationBytes': () => {
+      throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });
+    },
     'doc:detachAnimation': () => {
       throw new Refused({ code: 'invalid', message: 'Attaching animations needs the document service' });
     },

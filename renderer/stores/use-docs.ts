@@ -478,6 +478,17 @@ export const useDocs = defineStore('docs', () => {
     }
     return !!s;
   }
+  /** Attaches an animation file dropped on the window (its bytes) to the active model. */
+  async function attachAnimationBytes(name: string, bytes: Uint8Array): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:attachAnimationBytes', { id: d.id, name, bytes }, `Could not attach ${name}`);
+    if (s) {
+      accept(s);
+      notice.value = `Attached ${name}`;
+    }
+    return !!s;
+  }
   async function detachAnimation(index: number): Promise<boolean> {
     const d = active.value;
     if (!d) return false;
@@ -521,7 +532,7 @@ export const useDocs = defineStore('docs', () => {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
     call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, detachAnimation,
+    refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,
     textureView, openTexture, replaceTexture, undoTextureReplace, closeTexture,

@@ -110,6 +110,8 @@ export interface DocCapabilities {
   screenshot: boolean;
   /** The model takes animation files (`doc:attachAnimation`). */
   animationFiles: boolean;
+  /** Extensions of the animation files it takes (lower case, with the dot; empty when none): a drop of one attaches it. */
+  animationExtensions: string[];
   panels: EditorPanel[];
   lodChoice: boolean;
   /** Outline paths (JSON) of the nodes whose mesh a glTF can replace. */

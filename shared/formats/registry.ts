@@ -246,6 +246,7 @@ export function capabilitiesOf(codec: FormatCodec, outline: OutlineNode | undefi
   return {
     screenshot: !!codec.screenshot,
     animationFiles: codec.animation?.role === 'model',
+    animationExtensions: codec.animation?.role === 'model' ? [...new Set(allFormats().filter((c) => c.animation?.role === 'clips').flatMap((c) => c.extensions))] : [],
     panels: [...(codec.editor?.panels ?? [])],
     lodChoice: !!codec.editor?.lodChoice,
     replaceable,

@@ -189,6 +189,8 @@ export interface InvokeMap {
   'doc:exportGltf': { req: { id: DocId; path: string; lod?: string; up?: UpAxis; overwrite?: boolean }; res: void };
   /** Attaches an animation file (Grimrock .animation, Unigine .anim) to a model document. */
   'doc:attachAnimation': { req: { id: DocId; path: string }; res: DocSnapshot };
+  /** Attaches an animation file dropped on the window (its bytes and name; no path behind it). */
+  'doc:attachAnimationBytes': { req: { id: DocId; name: string; bytes: Uint8Array }; res: DocSnapshot };
   'doc:detachAnimation': { req: { id: DocId; index: number }; res: DocSnapshot };
   /** Animation files in the model's folder whose bone names match the model's. */
   'doc:animationCandidates': { req: { id: DocId }; res: AnimationCandidate[] };
@@ -247,7 +249,7 @@ export const INVOKE_CHANNELS = [
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
   'texture:read', 'texture:replace', 'texture:undo',
-  'doc:attachAnimation', 'doc:detachAnimation', 'doc:animationCandidates',
+  'doc:attachAnimation', 'doc:attachAnimationBytes', 'doc:detachAnimation', 'doc:animationCandidates',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

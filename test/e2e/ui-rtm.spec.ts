@@ -137,4 +137,25 @@ test.describe('RTM animations on P3D models', () => {
     await expect(page.getByTestId('tree')).toContainText('RTM_MDAT');
     await expect(page.getByTestId('tree')).toContainText('frames');
   });
+
+  test('an .rtm dropped on an open P3D model is attached to it', async ({ page, lodsmith }) => {
+    test.slow();
+    await writeFile(join(lodsmith.root, 'puppet.p3d'), encodeMlod(buildRtmPuppet()));
+    await openModel(page, lodsmith.page({ open: 'models/puppet.p3d' }));
+    const bytes = Array.from(encodeRtm(buildPuppetRtm()));
+    await page.evaluate((data) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(data)], 'dropped_puppet.rtm'));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }
+    }, bytes);
+    await expect(page.locator('[data-testid=notice]')).toContainText('Attached dropped_puppet.rtm');
+    // Attached to the model (no new tab), and it plays.
+    await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('dropped_puppet.rtm');
+    await page.getByTestId('frame').click();
+    await expectMoves(page);
+  });
 });

@@ -3,7 +3,10 @@
  * target's writer loads and writes a document its own codec encodes, the snapshot's capabilities
  * follow the codec, and the pairing roles of models and animations are the ones the service uses.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DocumentService } from '../../main/documents/document-service.ts';
 import { sampleBytes } from '../../build/make-sample.ts';
 import { FORMAT_CATALOG } from '../../shared/formats/catalog.ts';
 import { allFormats, capabilitiesOf, detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
@@ -30,6 +33,15 @@ describe('format capabilities', () => {
     }
     // The CLI's list (codecs loaded from the catalog) is the same list.
     expect(await loadImportTargets()).toEqual(targets.filter((t) => FORMAT_CATALOG.some((e) => e.id === t.format)));
+  });
+
+  it('the host opens every registered format\'s extensions and the game textures (the Open dialog dims the rest)', () => {
+    const svc = new DocumentService({ configDir: join(tmpdir(), 'lodsmith-caps-unused') });
+    const exts = svc.openableExtensions();
+    for (const c of allFormats()) for (const e of c.extensions) expect(exts).toContain(e);
+    for (const e of ['.paa', '.pac', '.dds', '.tga']) expect(exts).toContain(e);
+    expect(new Set(exts).size).toBe(exts.length);
+    expect(svc.importTargets().map((t) => t.extension)).toEqual(importTargetsOf(allFormats()).map((t) => t.extension));
   });
 
   it('each import writer loads from its folder and declares how names are stored', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentService } from '../../main/documents/document-service.ts';
 import { sampleBytes } from '../../build/make-sample.ts';
 import { FORMAT_CATALOG } from '../../shared/formats/catalog.ts';
-import { allFormats, capabilitiesOf, detectFormat, formatById, type FormatCodec } from '../../shared/formats/index.ts';
+import { allFormats, capabilitiesOf, detectFormat, formatById, playsOn, type FormatCodec } from '../../shared/formats/index.ts';
 import { importTargetsOf, loadImportTargets } from '../../shared/import/index.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import { fakeCodec } from '../host/fake-format.ts';
@@ -83,6 +83,25 @@ describe('format capabilities', () => {
     const lodFormats = allFormats().filter((c) => c.editor?.lodChoice);
     expect(lodFormats.length).toBeGreaterThan(0);
     for (const c of lodFormats) expect(c.editor!.panels).toEqual(['face-groups', 'lod-proxies', 'selections']);
+  });
+
+  it('an animation format plays on every model format, or only on those it names (playsOn)', () => {
+    const codec = (id: string, animation: FormatCodec['animation']): FormatCodec => ({ ...fakeCodec, id, animation });
+    const model = codec('x-model', { role: 'model' });
+    const other = codec('y-model', { role: 'model' });
+    const anyClips = codec('x-clips', { role: 'clips' });
+    const onlyX = codec('x-rtm', { role: 'clips', playsOn: ['x-model'] });
+    expect(playsOn(anyClips, model)).toBe(true);
+    expect(playsOn(anyClips, other)).toBe(true);
+    expect(playsOn(onlyX, model)).toBe(true);
+    expect(playsOn(onlyX, other)).toBe(false);
+    // Roles are not interchangeable, and a format without a role pairs with nothing.
+    expect(playsOn(model, anyClips)).toBe(false);
+    expect(playsOn(anyClips, codec('z', undefined))).toBe(false);
+    // The registered animation formats play on the registered models.
+    const clips = allFormats().filter((c) => c.animation?.role === 'clips');
+    const models = allFormats().filter((c) => c.animation?.role === 'model');
+    for (const c of clips) expect(models.some((m) => playsOn(c, m)), c.id).toBe(true);
   });
 
   it('a material library declared by a codec parses its own files', () => {

@@ -33,10 +33,11 @@ import { screenshotCommand } from './screenshot.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
 import { applyRvmatStages, fsLookup, toSlash, type MaterialStages } from './scene-textures.ts';
 import { describeStages } from '../../shared/formats/texture/rvmat.ts';
-import { isTextureName } from '../../shared/formats/texture/index.ts';
+import { isTextureName, probeTexture } from '../../shared/formats/texture/index.ts';
 import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
 import { TexturePictureCache } from './texture-cache.ts';
-import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { BUDGET_FACTOR, defaultBudgetBytes, MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { textureBudget } from '../../shared/formats/texture/budget.ts';
 import { decodeTexture, decodeTextureMip, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
 import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
 import { decodeDds } from '../../shared/formats/texture/dds.ts';
@@ -1206,7 +1207,7 @@ export class DocumentService {
 
   private async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
     const embedded = this.embeddedTextures(d).get(name);
-    if (embedded) return this.pictures.browserImage(embedded, name);
+    if (embedded) return this.pictures.browserImage(embedded, name, d.maxMemory);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -1222,7 +1223,7 @@ export class DocumentService {
       return null;
     }
     try {
-      return await this.pictures.file(abs);
+      return await this.pictures.file(abs, d.maxMemory);
     } catch {
       return null;
     }
@@ -1258,20 +1259,24 @@ export class DocumentService {
     });
   }
 
-  /** A texture file on its own: info and one mip as PNG (the texture view). */
-  async readTexture(userPath: string, mip: number): Promise<TextureView> {
+  /**
+   * A texture file on its own: info and one mip as PNG (the texture view). `maxMemory` is the
+   * editor's Memory limit, which the view's error banner points to (default: the texture's own
+   * budget, bounded by its declared size: shared/formats/texture/budget.ts).
+   */
+  async readTexture(userPath: string, mip: number, maxMemory?: number): Promise<TextureView> {
     const abs = await this.paths.resolve(userPath, 'read');
     if (!isTextureName(abs)) fail('invalid', `${basename(abs)} is not a texture (.paa, .pac, .dds, .tga)`);
     const st = await stat(abs);
     if (st.size > (this.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
     const bytes = new Uint8Array(await readFile(abs));
-    const v = this.textureView(abs, bytes, mip);
+    const v = this.textureView(abs, bytes, mip, maxMemory);
     return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 
-  private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
+  private textureView(abs: string, bytes: Uint8Array, mip: number, maxMemory?: number): TextureView {
     try {
-      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+      return withBudget(textureBudget(bytes, probeTexture(bytes, basename(abs)), maxMemory), () => {
         const doc = decodeTexture(bytes, basename(abs));
         const info = textureInfo(doc, bytes.length);
         const m = Math.min(mip, textureMipCount(doc) - 1);
@@ -1293,7 +1298,7 @@ export class DocumentService {
    * (`format` or DXT1/DXT5 by alpha), DDS and TGA in the original's own format (rewrite.ts). The
    * bytes the file had are kept so the replace can be undone (one step per replace).
    */
-  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
+  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat, maxMemory?: number): Promise<TextureView> {
     const abs = await this.paths.resolve(userPath, 'write');
     const ext = extname(abs).toLowerCase();
     if (!['.paa', '.pac', '.dds', '.tga'].includes(ext)) fail('invalid', 'only .paa, .pac, .dds and .tga textures can be replaced from a PNG');
@@ -1306,7 +1311,11 @@ export class DocumentService {
     }
     let out: Uint8Array;
     try {
-      out = withBudget(MemoryBudget.forInput(png.length + before.length), () => {
+      // The PNG's declared size bounds the work, as for any texture; the Memory limit when set.
+      const budget = maxMemory !== undefined
+        ? new MemoryBudget(maxMemory)
+        : new MemoryBudget(Math.max(defaultBudgetBytes(png.length + before.length), textureBudget(png, 'png').limit + before.length * BUDGET_FACTOR));
+      out = withBudget(budget, () => {
         const img = decodePng(png);
         if (ext === '.dds') return replaceDds(decodeDds(before), img);
         if (ext === '.tga') return replaceTga(decodeTga(before), img);
@@ -1323,11 +1332,11 @@ export class DocumentService {
     this.textureUndo.delete(abs);
     this.textureUndo.set(abs, stack);
     if (this.textureUndo.size > 8) this.textureUndo.delete(this.textureUndo.keys().next().value!);
-    return this.textureViewWithUndo(abs, out);
+    return this.textureViewWithUndo(abs, out, maxMemory);
   }
 
   /** Writes back the bytes a texture file had before its last replace, if it still holds what that replace wrote. */
-  async undoTextureReplace(userPath: string): Promise<TextureView> {
+  async undoTextureReplace(userPath: string, maxMemory?: number): Promise<TextureView> {
     const abs = await this.paths.resolve(userPath, 'write');
     const stack = this.textureUndo.get(abs);
     const top = stack?.[stack.length - 1];
@@ -1345,11 +1354,11 @@ export class DocumentService {
     await atomicWriteFile(abs, top.before, { io: this.opts.io });
     stack.pop();
     if (!stack.length) this.textureUndo.delete(abs);
-    return this.textureViewWithUndo(abs, top.before);
+    return this.textureViewWithUndo(abs, top.before, maxMemory);
   }
 
-  private textureViewWithUndo(abs: string, bytes: Uint8Array): TextureView {
-    const v = this.textureView(abs, bytes, 0);
+  private textureViewWithUndo(abs: string, bytes: Uint8Array, maxMemory?: number): TextureView {
+    const v = this.textureView(abs, bytes, 0, maxMemory);
     return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 

@@ -195,6 +195,19 @@ describe('a Grimrock item bound to a bone stays at that bone while an animation 
     await check(c);
   });
 
+  it('a skinned entity at the end of a 100 000-node chain: its node space is found without recursion', () => {
+    const g = generated().model;
+    const item = g.nodes[2]!;
+    const chain: GrimrockNode[] = Array.from({ length: 100_000 }, (_, i) => ({ name: `n${i}`, parent: i === 0 ? 1 : i + 2, type: -1, localToParent: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.001, 0] }));
+    const doc: GrimrockModel = { ...g, nodes: [g.nodes[0]!, g.nodes[1]!, ...chain.map((n, i) => ({ ...n, parent: i === 0 ? 1 : i + 1 })), { ...item, parent: chain.length + 1 }] };
+    doc.numNodes = doc.nodes.length;
+    const scene = grimrockModelCodec.toScene(doc);
+    const mesh = scene.meshes[0]!;
+    // The item's node is 1 + 100 units up (the arm, then the chain) and 0.5 along x; the box's
+    // first corner is at (0.4, 0.9, -0.1) in model space, so 0.9 - 101 in y in the node's space.
+    expect(mesh.positions[1]).toBeCloseTo(0.9 - 101, 3);
+  });
+
   const model = corpusFiles('grimrock_model').find((p) => p.endsWith('skeleton_warrior_axe.model'));
   const anims = corpusFiles('grimrock_animation').filter((p) => /skeleton_warrior_axe_(attack|hit_back|turn_left)\.animation$/.test(p));
   for (const file of anims.length ? anims : ['(corpus absent)']) {

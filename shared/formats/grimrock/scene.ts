@@ -166,19 +166,29 @@ export function modelToScene(doc: GrimrockModel): Scene {
   return scene;
 }
 
-/** World matrix of each node (scene space), memoised; a damaged parent chain stops where it loops. */
+/**
+ * World matrix of each node (scene space), memoised. Walks up without recursion (a file may chain
+ * thousands of nodes); a damaged parent chain stops where it loops.
+ */
 function nodeWorlds(doc: GrimrockModel, local: Mat4[]): (i: number) => Mat4 {
   const memo = new Map<number, Mat4>();
-  const worldOf = (i: number, guard = new Set<number>()): Mat4 => {
-    const known = memo.get(i);
-    if (known) return known;
-    guard.add(i);
-    const p = doc.nodes[i]?.parent ?? -1;
-    const w = p >= 0 && p < doc.nodes.length && !guard.has(p) ? multiply(worldOf(p, guard), local[i]!) : local[i]!;
-    memo.set(i, w);
-    return w;
+  return (i: number): Mat4 => {
+    const chain: number[] = [];
+    const seen = new Set<number>();
+    let n = i;
+    while (n >= 0 && n < doc.nodes.length && !memo.has(n) && !seen.has(n)) {
+      seen.add(n);
+      chain.push(n);
+      n = doc.nodes[n]!.parent;
+    }
+    let w = memo.get(n);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const c = chain[k]!;
+      w = w ? multiply(w, local[c]!) : local[c]!;
+      memo.set(c, w);
+    }
+    return memo.get(i) ?? local[i]!;
   };
-  return (i) => worldOf(i);
 }
 
 /** Model-space vertices into the space of a node placed at `world`: points by its inverse, normals by its transpose. */

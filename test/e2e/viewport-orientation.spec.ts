@@ -20,7 +20,8 @@ const test = base.extend<{ harness: string }>({
       platform: 'browser',
       write: false,
       logLevel: 'silent',
-      output: { format: 'iife' },
+      // One ES module (the codecs load lazily, some with top-level await): dynamic imports inlined.
+      output: { format: 'es', inlineDynamicImports: true },
     });
     await use(out.output[0].code);
   },
@@ -39,7 +40,8 @@ const CASES: [Family, Comparison['route']][] = [
 for (const [family, route] of CASES) {
   test(`${family} (${route === 'blocks' ? 'DXT blocks, as PAA/DDS arrive' : 'a picture'}): every quadrant of the texture where the glTF export draws it`, async ({ page, harness }, info) => {
     await page.setContent('<!doctype html><html><body></body></html>');
-    await page.addScriptTag({ content: harness });
+    await page.addScriptTag({ content: harness, type: 'module' });
+    await page.waitForFunction(() => typeof window.lodsmithOrientation === 'function');
     const r = await page.evaluate(([f, how]) => window.lodsmithOrientation(f as Family, how as Comparison['route']), [family, route] as const);
     await info.attach('spots.json', { body: JSON.stringify(r, null, 1), contentType: 'application/json' });
     const area = r.size * r.size;

@@ -258,16 +258,16 @@ export class DocumentService {
     return this.textures.texture(id, name);
   }
 
-  readTexture(userPath: string, mip: number): Promise<TextureView> {
-    return this.files.readTexture(userPath, mip);
+  readTexture(userPath: string, mip: number, maxMemory?: number): Promise<TextureView> {
+    return this.files.readTexture(userPath, mip, maxMemory);
   }
 
-  replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
-    return this.files.replaceTexture(userPath, png, format);
+  replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat, maxMemory?: number): Promise<TextureView> {
+    return this.files.replaceTexture(userPath, png, format, maxMemory);
   }
 
-  undoTextureReplace(userPath: string): Promise<TextureView> {
-    return this.files.undoTextureReplace(userPath);
+  undoTextureReplace(userPath: string, maxMemory?: number): Promise<TextureView> {
+    return this.files.undoTextureReplace(userPath, maxMemory);
   }
 
 

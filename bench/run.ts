@@ -23,6 +23,7 @@ import { benchCheck, benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
 import { benchOdolPeer } from './lib/odol-peer.ts';
 import { benchPeers } from './lib/peers.ts';
+import { benchSoak } from './lib/soak.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, freshMemoryMbPerSecond, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
@@ -36,7 +37,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,check,command-memory,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,check,command-memory,soak,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'bombs', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'bombs', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
   if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
   if (wants('check')) rows.push(...(await benchCheck(args.quick, log)));
+  if (wants('soak')) rows.push(...benchSoak(args.quick, log));
   if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log, args.formats)));
 
   if (wants('preview')) {

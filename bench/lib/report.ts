@@ -47,7 +47,7 @@ function fmtValue(r: Row): string {
     case 'x':
       return `${r.value.toFixed(2)}x`;
     case 'count':
-      return `${r.value >= 0 ? '+' : ''}${r.value}`;
+      return `${r.value >= 0 ? '+' : ''}${Number.isInteger(r.value) ? r.value : r.value.toFixed(2)}`;
   }
 }
 

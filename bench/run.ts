@@ -22,6 +22,7 @@ import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchCheck, benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
 import { benchOdolPeer } from './lib/odol-peer.ts';
+import { benchOdolVsLzo } from './lib/odol-lzo.ts';
 import { benchPeers } from './lib/peers.ts';
 import { benchSoak } from './lib/soak.ts';
 import { renderTable, type Row } from './lib/report.ts';
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
     if (!wants(id)) continue;
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
     // Side by side with BIS-Toolkit when this machine has it (LODSMITH_BENCH_BIS_TOOLKIT).
-    if (id === 'p3d-odol') rows.push(...(await benchOdolPeer(registered(id), args.quick, log)));
+    if (id === 'p3d-odol') rows.push(...(await benchOdolPeer(registered(id), args.quick, log)), ...benchOdolVsLzo(registered(id), args.quick, log));
   }
 
   if (wants('textures')) {

@@ -83,4 +83,14 @@ describe('check worker pool', () => {
     expect(by.get('crash')).toMatchObject({ result: 'error', detail: expect.stringMatching(/worker stopped unexpectedly/) });
     expect(by.get('boom')).toMatchObject({ result: 'error', detail: 'worker failed: boom' });
   });
+
+  it('files a worker did but had not reported when it died are done again, not lost or failed', async () => {
+    // One worker: a, b and c wait in its batch (posted every 50 ms or 64 files) when it dies.
+    const names = ['a', 'b', 'c', 'crash', 'd'];
+    const seen: string[] = [];
+    const results = await runPool(names.map((file) => ({ abs: file, file, strict: false })), 1, 60_000, (r) => seen.push(r.file), WORKER);
+    expect(seen).toEqual(names);
+    expect(results.map((r) => `${r.file} ${r.result}`)).toEqual(['a ok', 'b ok', 'c ok', 'crash error', 'd ok']);
+    expect(results[3]!.detail).toMatch(/worker stopped unexpectedly/);
+  });
 });

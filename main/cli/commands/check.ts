@@ -185,8 +185,9 @@ async function walk(root: string): Promise<string[]> {
 /**
  * Runs `jobs` on `size` worker threads that take them from one shared queue (check-queue.ts) in
  * the given order, and calls `onResult` in that same order as soon as a result and all before it
- * are in (results that arrive early wait). A worker that exceeds the timeout or dies is replaced
- * and its file counted as failed, so one bad file can neither hang nor sink the run.
+ * are in (results that arrive early wait; workers post them in batches). A worker that exceeds
+ * the timeout or dies is replaced and its file counted as failed, so one bad file can neither
+ * hang nor sink the run; the files it had done but not reported are done again by its successor.
  */
 export function runPool(
   jobs: readonly CheckJob[],
@@ -199,6 +200,7 @@ export function runPool(
   if (jobs.length === 0) return Promise.resolve([]);
   const next = new Int32Array(new SharedArrayBuffer(4));
   const current = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
+  const owner = new Int32Array(new SharedArrayBuffer(4 * jobs.length));
   let emitted = 0;
   let running = 0;
   return new Promise((resolveAll) => {
@@ -232,12 +234,14 @@ export function runPool(
       for (let i = 0; i < jobs.length; i++) if (!results[i]) failed(i, 'worker stopped before it reported this file');
       resolveAll(results as CheckResult[]);
     };
-    const startWorker = (slot: number): void => {
-      const data: QueueData<CheckJob> = { jobs, next, current, slot };
+    const startWorker = (slot: number, retry: readonly number[] = []): void => {
+      const data: QueueData<CheckJob> = { jobs, next, current, owner, slot, retry };
       const w = new Worker(workerUrl, { workerData: data });
       workers[slot] = w;
       running++;
-      w.on('message', (m: QueueResult<CheckResult>) => settle(m.index, m.result));
+      w.on('message', (batch: QueueResult<CheckResult>[]) => {
+        for (const m of batch) settle(m.index, m.result);
+      });
       w.on('error', (e) => {
         const c = Atomics.load(current, slot);
         if (c >= 0) failed(c, `worker failed: ${e.message}`);
@@ -248,7 +252,10 @@ export function runPool(
         Atomics.store(current, slot, -1);
         workers[slot] = undefined;
         running--;
-        if (Atomics.load(next, 0) < jobs.length) startWorker(slot);
+        // Files this worker did but had not reported yet (its last batch) go to its successor.
+        const retry: number[] = [];
+        for (let i = 0; i < jobs.length; i++) if (!results[i] && Atomics.load(owner, i) === slot + 1) retry.push(i);
+        if (retry.length > 0 || Atomics.load(next, 0) < jobs.length) startWorker(slot, retry);
         else if (running === 0) end();
       });
     };

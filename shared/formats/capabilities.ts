@@ -51,6 +51,11 @@ export interface GltfImporter {
 export interface AnimationSupport {
   role: 'model' | 'clips';
   /**
+   * For `role: 'clips'`: the model formats (ids) its clips play on, when only some do (Arma
+   * `.rtm` on P3D models); absent: every `role: 'model'` format whose bone or node names match.
+   */
+  playsOn?: readonly string[];
+  /**
    * Animations stored relative to a skeleton they do not hold (a binarized RTM's transforms are
    * relative to parent bones): the document rewritten in the format's skeleton-free form (plain
    * RTM), composed through `skeleton` (bone and parent names, parents first), as file bytes.

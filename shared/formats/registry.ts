@@ -203,6 +203,12 @@ export function allFormats(): FormatCodec[] {
   return [...codecs.values()];
 }
 
+/** Whether clips of the animation format `clips` may play on models of the format `model` (capabilities.ts). */
+export function playsOn(clips: FormatCodec, model: FormatCodec): boolean {
+  if (clips.animation?.role !== 'clips' || model.animation?.role !== 'model') return false;
+  return !clips.animation.playsOn || clips.animation.playsOn.includes(model.id);
+}
+
 export function formatById(id: FormatId): FormatCodec {
   const c = codecs.get(id);
   if (!c) throw new Error(`unknown format ${id}`);
@@ -246,7 +252,7 @@ export function capabilitiesOf(codec: FormatCodec, outline: OutlineNode | undefi
   return {
     screenshot: !!codec.screenshot,
     animationFiles: codec.animation?.role === 'model',
-    animationExtensions: codec.animation?.role === 'model' ? [...new Set(allFormats().filter((c) => c.animation?.role === 'clips').flatMap((c) => c.extensions))] : [],
+    animationExtensions: codec.animation?.role === 'model' ? [...new Set(allFormats().filter((c) => playsOn(c, codec)).flatMap((c) => c.extensions))] : [],
     panels: [...(codec.editor?.panels ?? [])],
     lodChoice: !!codec.editor?.lodChoice,
     replaceable,

@@ -243,6 +243,7 @@ export const rtmCodec: FormatCodec<RtmDocument> = {
   checkEdit: checkRtmEdit,
   animation: {
     role: 'clips',
+    playsOn: ['p3d-odol', 'p3d-mlod'],
     // A BMTR composed through its skeleton is a plain RTM (A3OB's conversion); a plain one is itself.
     resolve: (doc, skeleton) => {
       const d = doc as RtmDocument;

@@ -6,7 +6,7 @@ import type { SceneOptions } from '../../../shared/formats/registry.ts';
 import { animationClips, animationSceneOptions, modelGltfOptions, trackTargets } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
-import { loadModel } from '../load.ts';
+import { formatEntries, loadModel } from '../load.ts';
 import { attachSceneTextures } from '../../documents/scene-textures.ts';
 import { describeStages } from '../../../shared/formats/texture/rvmat.ts';
 import { humanBytes, plural } from '../text.ts';
@@ -35,6 +35,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   const ext = extname(output).toLowerCase();
   if (ext !== '.glb' && ext !== '.gltf') {
     // The input's own format: an animation rewritten in its skeleton-free form (BMTR -> plain RTM).
+    if (!formatEntries().some((e) => e.extensions.includes(ext))) throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
     const model = await loadModel(input, io.cwd, opts.maxMemory);
     if (model.codec.animation?.resolve && model.codec.extensions.includes(ext)) return (await import('./skeleton.ts')).runResolve(model, output, opts, io);
     throw new CliFailure(`${output}: the output must end in .glb or .gltf`);

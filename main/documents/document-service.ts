@@ -16,6 +16,8 @@ import type { Inspection } from '../../shared/model/outline.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import type { PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../shared/formats/texture/extensions.ts';
+import { allFormats } from '../../shared/formats/index.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import type { PathPolicy } from './path-policy.ts';
 import { MAX_TEXTURE_ROOTS } from './settings.ts';
@@ -224,6 +226,11 @@ export class DocumentService {
 
   replaceFromGltf(id: DocId, path: NodePath, bytes: Uint8Array, name: string): Promise<{ doc: DocSnapshot; warnings: string[] }> {
     return this.gltf.replaceFromGltf(id, path, bytes, name);
+  }
+
+  /** What the host opens: every registered format's extensions, then the game textures'. */
+  openableExtensions(): string[] {
+    return [...new Set([...allFormats().flatMap((c) => c.extensions), ...GAME_TEXTURE_EXTENSIONS])];
   }
 
   /** The formats "New from glTF" can make (extension and label). */

@@ -13,6 +13,7 @@ import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
 import { useSettings } from './use-settings.ts';
 import { ancestry, findNode } from '../lib/tree-model.ts';
+import { latestAnswer } from '../lib/latest-answer.ts';
 
 export interface ShownError {
   /** What the user was doing: "Open failed", "Save failed"... */
@@ -206,18 +207,18 @@ export const useDocs = defineStore('docs', () => {
     else u.expanded.delete(key);
   }
 
-  let inspectSeq = 0;
+  const inspectAnswers = latestAnswer();
   async function refreshInspection(): Promise<void> {
     const d = active.value;
     const path = selectedPath.value;
-    const seq = ++inspectSeq;
+    const current = inspectAnswers.ask();
     if (!d || !path) {
       inspection.value = null;
       inspectionFor.value = '';
       return;
     }
     const res = await call('doc:inspect', { id: d.id, path }, 'Could not inspect the node', true);
-    if (seq !== inspectSeq) return;
+    if (!current()) return;
     inspection.value = res ?? null;
     inspectionFor.value = `${d.id}:${d.revision}:${pathKey(path)}`;
   }

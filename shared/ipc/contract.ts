@@ -118,8 +118,11 @@ export interface EditorSettings {
 
 /** Request -> response for every invoke channel. */
 export interface InvokeMap {
-  /** `importTargets`: the formats "New from glTF" can make (extension and label, from their codecs). */
-  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[]; importTargets?: { extension: string; label: string }[] } };
+  /**
+   * `importTargets`: the formats "New from glTF" can make (extension and label, from their
+   * codecs); `extensions`: what the host opens (every registered format's and the textures').
+   */
+  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[]; importTargets?: { extension: string; label: string }[]; extensions?: string[] } };
   'app:recent': { req: void; res: string[] };
   'settings:get': { req: void; res: EditorSettings };
   /**

@@ -247,7 +247,7 @@ function checkFolder(dir: string, quick: boolean, log: (s: string) => void): Row
     {
       ...base, input: `${files} files (corpus x ${CHECK_COPIES})`, metric: '-j2 / -j1 wall time', value: ratio,
       verdict: cores >= 2 && ratio <= CHECK_TARGET ? 'PASS' : 'MISS',
-      note: `medians: -j1 ${median(j1).toFixed(0)} ms, -j2 ${median(j2).toFixed(0)} ms${cpuNote}; ratio = median of ${reps} per-round ratios; -j defaults to the ${cores} cores here${cores < 2 ? ' (fewer than 2: the target cannot be met here)' : ''}; the machine's bound in the same rounds: next row`,
+      note: `medians: -j1 ${median(j1).toFixed(0)} ms, -j2 ${median(j2).toFixed(0)} ms${cpuNote}; ratio = median of ${reps} per-round ratios; -j defaults to the ${cores} cores here${cores < 2 ? ' (fewer than 2: the target cannot be met here)' : ''}; the machine's bounds in the same rounds: next two rows`,
     },
     {
       ...base, subject: 'machine', input: 'two CPU-bound processes / one', metric: 'wall time, side by side / alone', value: bound, target: undefined, verdict: '-',

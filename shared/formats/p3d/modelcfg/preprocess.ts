@@ -34,7 +34,7 @@ export interface PreprocessOptions {
   readInclude?: ReadInclude;
   /** Macros defined before the file (name -> body text). */
   defines?: Record<string, string>;
-  /** Tokens the whole expansion may produce (default 2,000,000). */
+  /** Tokens the whole expansion may produce (default 500,000). */
   maxTokens?: number;
 }
 
@@ -72,7 +72,7 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
   const macros = new Map<string, Macro>();
   const variables = new Map<string, number>();
   const out: Token[] = [];
-  const maxTokens = opts.maxTokens ?? 2_000_000;
+  const maxTokens = opts.maxTokens ?? 500_000;
   let produced = 0;
   let includes = 0;
 

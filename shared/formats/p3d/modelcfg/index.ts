@@ -28,3 +28,6 @@ export {
 } from './model.ts';
 export { animationPhase, animationTransform, poseBones, ROTATION_SIGN, type PoseAnimation, type BonePose, type Axis } from './animate.ts';
 export { poseMlod, memoryLod, selectionPoints, animationAxis } from './pose-mlod.ts';
+export { checkModelCfg, type ModelShape } from './checks.ts';
+export { mlodShape } from './pose-mlod.ts';
+export { riggedMlodScene } from './scene-clips.ts';

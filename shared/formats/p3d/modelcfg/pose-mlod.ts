@@ -8,6 +8,17 @@ import { resolutionKind } from '../resolution.ts';
 import { selectionWeight, type MlodDocument, type MlodLod, type SelectionTag } from '../mlod/types.ts';
 import { poseBones, transformPoint, type Axis, type BonePose, type PoseAnimation, type Vec3 } from './animate.ts';
 import type { CfgAnimation, CfgModel, CfgSkeleton } from './model.ts';
+import type { ModelShape } from './checks.ts';
+import { resolutionName } from '../resolution.ts';
+
+/** The LODs and Memory LOD points of an MLOD model, for the model.cfg checks. */
+export function mlodShape(doc: MlodDocument): ModelShape {
+  const mem = memoryLod(doc);
+  return {
+    lods: doc.lods.map((l) => ({ name: resolutionName(l.resolution), visual: resolutionKind(l.resolution) === 'visual', selections: l.tags.filter((t) => t.type === 'selection').map((t) => t.name) })),
+    memoryPoints: (name) => (mem ? selectionPoints(mem, name) : []),
+  };
+}
 
 /** A named selection of a LOD by name (case-insensitive), or undefined. */
 export function selectionOf(lod: MlodLod, name: string): SelectionTag | undefined {

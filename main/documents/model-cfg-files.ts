@@ -1,0 +1,92 @@
+/**
+ * Finding and reading a model's model.cfg from disk, as the game's binarizer finds it: `model.cfg`
+ * in the model's folder, else in the nearest parent folder that has one. An explicit file
+ * (`--model-cfg`, the editor setting) overrides the search. `#include` paths are read relative to
+ * the including file; a path starting with `\` (a P-drive path) is tried under each parent folder.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { bytesToText } from '../../shared/formats/p3d/modelcfg/document.ts';
+import { decodeModelCfg, findModelClass, readModelCfg, skeletonOf, type CfgModel, type CfgSkeleton, type ModelCfg, type ModelCfgDocument, type ReadInclude } from '../../shared/formats/p3d/modelcfg/index.ts';
+
+/** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
+const MAX_CFG_BYTES = 16 * 1024 * 1024;
+const MAX_PARENTS = 64;
+
+/** The file named `name` in `dir`, case-insensitively (Windows-made mods on a case-sensitive disk). */
+function fileIn(dir: string, name: string): string | undefined {
+  const exact = join(dir, name);
+  if (existsSync(exact) && statSync(exact).isFile()) return exact;
+  try {
+    const lower = name.toLowerCase();
+    const hit = readdirSync(dir).find((f) => f.toLowerCase() === lower);
+    return hit && statSync(join(dir, hit)).isFile() ? join(dir, hit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `model.cfg` beside the model or in its nearest parent folder, or undefined. */
+export function findModelCfgFile(modelPath: string): string | undefined {
+  let dir = dirname(resolve(modelPath));
+  for (let k = 0; k < MAX_PARENTS; k++) {
+    const f = fileIn(dir, 'model.cfg');
+    if (f) return f;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+function readText(file: string): string {
+  const st = statSync(file);
+  if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
+  return bytesToText(new Uint8Array(readFileSync(file))).text;
+}
+
+/** Reads included files relative to the including file (or, for `\path`, under its parent folders). */
+export const diskIncludeReader: ReadInclude = (path, from) => {
+  const rel = path.replace(/\\/g, '/');
+  const candidates: string[] = [];
+  if (rel.startsWith('/')) {
+    for (let dir = dirname(from), k = 0; k < MAX_PARENTS; k++) {
+      candidates.push(join(dir, rel));
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  } else candidates.push(resolve(dirname(from), rel));
+  for (const c of candidates) {
+    const f = existsSync(c) && statSync(c).isFile() ? c : fileIn(dirname(c), c.replace(/^.*[\\/]/, ''));
+    if (f) return { name: f, text: readText(f) };
+  }
+  return undefined;
+};
+
+export interface ModelCfgFor {
+  file: string;
+  doc: ModelCfgDocument;
+  cfg: ModelCfg;
+  /** The model's class (named like the model file), if the config has one. */
+  model?: CfgModel;
+  skeleton?: CfgSkeleton;
+}
+
+/** Reads a model.cfg file. Throws ConfigError (file, line, column) on bad text. */
+export function readModelCfgFile(file: string): { doc: ModelCfgDocument; cfg: ModelCfg } {
+  const st = statSync(file);
+  if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
+  const doc = decodeModelCfg(new Uint8Array(readFileSync(file)), { fileName: file, readInclude: diskIncludeReader });
+  return { doc, cfg: readModelCfg(doc) };
+}
+
+/** The model.cfg of a model (found or given) and the model's class in it; undefined when there is none. */
+export function modelCfgFor(modelPath: string, override?: string): ModelCfgFor | undefined {
+  const file = override ? resolve(override) : findModelCfgFile(modelPath);
+  if (!file) return undefined;
+  const { doc, cfg } = readModelCfgFile(file);
+  const model = findModelClass(cfg, modelPath);
+  const skeleton = model ? skeletonOf(cfg, model) : undefined;
+  return { file, doc, cfg, ...(model ? { model } : {}), ...(skeleton ? { skeleton } : {}) };
+}

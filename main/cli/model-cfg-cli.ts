@@ -8,7 +8,10 @@ import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import type { SceneOptions } from '../../shared/formats/registry.ts';
 import type { MlodDocument } from '../../shared/formats/p3d/mlod/types.ts';
-import { animationSources, checkModelCfg, mlodShape, poseMlod, riggedMlodScene, type CfgPlace } from '../../shared/formats/p3d/modelcfg/index.ts';
+import { animationSources, checkModelCfg, mlodShape, odolAnimatedScene, odolAnimations, odolSources, poseMlod, riggedMlodScene, type CfgPlace } from '../../shared/formats/p3d/modelcfg/index.ts';
+import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
+import type { OdolDocument } from '../../shared/formats/p3d/odol/document.ts';
+import { pickLod as pickOdolLod } from '../../shared/formats/p3d/odol/scene.ts';
 import { mlodToScene } from '../../shared/formats/p3d/mlod/scene.ts';
 import { modelCfgFor, type ModelCfgFor } from '../documents/model-cfg-files.ts';
 import { CliFailure } from './fail.ts';
@@ -82,4 +85,35 @@ export function modelCfgScene(doc: MlodDocument, mc: ModelCfgFor, pose: Map<stri
 /** The config's problems as `validate` prints them: the place is the config file and line. */
 export function modelCfgProblems(doc: MlodDocument, mc: ModelCfgFor, modelPath: string, cwd: string): Problem[] {
   return checkModelCfg(mc.cfg, mc.model, mc.skeleton, modelPath, mlodShape(doc), mc.file).map((p) => ({ severity: p.severity, message: p.message, where: placeText(p.at, cwd), path: [] }));
+}
+
+/** A binarized P3D with compiled animations (no model.cfg needed). */
+export function hasCompiledAnimations(codecId: string, doc: object): doc is OdolV4xDocument {
+  return codecId === 'p3d-odol' && Boolean((doc as OdolV4xDocument).hasAnimations && (doc as OdolV4xDocument).animations);
+}
+
+/** The ODOL scene posed at `pose`, or with one clip per source of its compiled animations. */
+export function compiledAnimationScene(doc: OdolV4xDocument, scene: Scene, pose: Map<string, number> | undefined, lod: string | undefined): { scene: Scene; unused: string[] } {
+  const li = pickOdolLod(doc as unknown as OdolDocument, lod);
+  const used = new Set(odolSources(doc).map((s) => s.name.toLowerCase()));
+  return { scene: odolAnimatedScene(scene, doc, li, pose), unused: pose ? [...pose.keys()].filter((k) => !used.has(k)) : [] };
+}
+
+/** `info`'s rows for compiled animations. */
+export function compiledAnimationInfo(doc: OdolV4xDocument): { rows: [string, string][]; json: Record<string, unknown>; animationRows: string[][] } {
+  const sources = odolSources(doc);
+  const anims = odolAnimations(doc, 0);
+  const sk = doc.modelInfo.skeleton;
+  const rows: [string, string][] = [
+    ['skeleton', `${sk.name}, ${sk.bones.length} bone(s)${sk.isDiscrete ? '' : ', weighted'}: ${sk.bones.map((b) => (b.parent ? `${b.name} < ${b.parent}` : b.name)).join(', ')}`],
+    ['sources', sources.length ? sources.map((s) => `${s.name} ${range(s.min, s.max)}`).join(', ') : '(none)'],
+  ];
+  const animationRows = anims.map(({ anim: a }) => [a.name, a.type, a.selection, a.source, range(a.minValue, a.maxValue), a.type.startsWith('rotation') ? range(a.angle0, a.angle1) + ' rad' : a.type.startsWith('translation') ? range(a.offset0, a.offset1) : a.type === 'hide' ? `hide at ${fmt(a.hideValue)}` : '']);
+  const json = {
+    compiled: true,
+    skeleton: { name: sk.name, isDiscrete: Boolean(sk.isDiscrete), bones: sk.bones.map((b) => ({ name: b.name, parent: b.parent })) },
+    animations: anims.map(({ anim: a }) => ({ name: a.name, type: a.type, selection: a.selection, source: a.source, minValue: a.minValue, maxValue: a.maxValue })),
+    sources,
+  };
+  return { rows, json, animationRows };
 }

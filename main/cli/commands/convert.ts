@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip, Scene } from '../../../shared/scene/scene.ts';
 import type { MlodDocument } from '../../../shared/formats/p3d/mlod/types.ts';
-import { isEditableP3d, loadModelCfg, modelCfgScene, parsePose } from '../model-cfg-cli.ts';
+import { compiledAnimationScene, hasCompiledAnimations, isEditableP3d, loadModelCfg, modelCfgScene, parsePose } from '../model-cfg-cli.ts';
 import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
@@ -39,9 +39,15 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   const sceneOpts = opts.lod !== undefined ? { lod: opts.lod } : {};
   const cfgWarnings: string[] = [];
   let scene: Scene | undefined;
-  if (isEditableP3d(model.codec.id) || opts.modelCfg || opts.pose) {
+  const pose0 = opts.pose ? parsePose(opts.pose) : undefined;
+  if (hasCompiledAnimations(model.codec.id, model.doc)) {
+    // A binarized model plays its compiled animations: posed at --pose, else one glTF animation per source.
+    const r = compiledAnimationScene(model.doc, model.codec.toScene(model.doc, sceneOpts), pose0, opts.lod);
+    scene = r.scene;
+    for (const u of r.unused) cfgWarnings.push(`--pose ${u}: the model's animations use no source of that name; nothing moved`);
+  } else if (isEditableP3d(model.codec.id) || opts.modelCfg || opts.pose) {
     // model.cfg: posed at --pose, else one glTF animation per source.
-    const pose = opts.pose ? parsePose(opts.pose) : undefined;
+    const pose = pose0;
     const mc = isEditableP3d(model.codec.id) ? loadModelCfg(resolve(io.cwd, input), opts.modelCfg && resolve(io.cwd, opts.modelCfg)) : undefined;
     if (mc) {
       const r = modelCfgScene(model.doc as MlodDocument, mc, pose, sceneOpts);

@@ -28,9 +28,9 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
   const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   // A P3D model's model.cfg (found beside it or given): class, skeleton, animations, sources.
-  const { isEditableP3d, loadModelCfg, modelCfgInfo } = await import('../model-cfg-cli.ts');
-  const mc = isEditableP3d(codec.id) || opts.modelCfg ? loadModelCfg(resolve(io.cwd, file), opts.modelCfg && resolve(io.cwd, opts.modelCfg)) : undefined;
-  const cfgInfo = mc ? modelCfgInfo(mc, io.cwd) : undefined;
+  const { compiledAnimationInfo, hasCompiledAnimations, isEditableP3d, loadModelCfg, modelCfgInfo } = await import('../model-cfg-cli.ts');
+  const mc = isEditableP3d(codec.id) ? loadModelCfg(resolve(io.cwd, file), opts.modelCfg && resolve(io.cwd, opts.modelCfg)) : undefined;
+  const cfgInfo = mc ? modelCfgInfo(mc, io.cwd) : hasCompiledAnimations(codec.id, doc) ? compiledAnimationInfo(doc) : undefined;
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;

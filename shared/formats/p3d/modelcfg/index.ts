@@ -31,3 +31,4 @@ export { poseMlod, memoryLod, selectionPoints, animationAxis } from './pose-mlod
 export { checkModelCfg, type ModelShape } from './checks.ts';
 export { mlodShape } from './pose-mlod.ts';
 export { riggedMlodScene } from './scene-clips.ts';
+export { odolAnimations, odolAnimatedScene, odolBonePoses, odolSources, odolClips, odolSceneParents, poseOdolScene } from './odol-animations.ts';

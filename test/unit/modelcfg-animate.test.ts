@@ -86,7 +86,8 @@ describe.skipIf(!hasPairs)('model.cfg animations on the corpus pairs', () => {
 
   it('settles the sign: positive angle1 turns right-handed about begin -> end in the stored coordinates', () => {
     // door1: hinge near x = 1.96, the leaf reaches to x = 0.7 along the front wall (z = 3.43), axis
-    // drawn upwards; angle1 = +1.4 swings the free edge to +z (NOTES.md, "Sign of rotation").
+    // drawn upwards; with the sign the bear trap settles (modelcfg-odol.test.ts), angle1 = +1.4
+    // swings the free edge out to +z (NOTES.md, "Sign of rotation").
     const { doc, model, skeleton } = load('dayz_test_building', 'sample_building.p3d');
     const lod = doc.lods[0]!;
     const posed = poseMlod(doc, model, skeleton, new Map([['doorstwin1', 1]])).lods[0]!;

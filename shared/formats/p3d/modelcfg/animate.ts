@@ -51,10 +51,9 @@ export interface Axis {
 }
 
 /**
- * Positive `rotation` angle turns right-handed about the axis (begin -> end) in the file's own
- * coordinates: counter-clockwise seen from the axis' end looking back at its begin, the way the
- * stored (left-handed) numbers go. Settled on the corpus building's doors (NOTES.md, "Sign of
- * rotation"); a test holds it there.
+ * A positive angle turns right-handed about the axis (begin -> end) in the file's own coordinates
+ * (the Rodrigues formula on the stored, left-handed numbers). Settled on the corpus bear trap, whose
+ * jaws must close upwards (NOTES.md, "Sign of rotation"); test/unit/modelcfg-odol.test.ts holds it.
  */
 export const ROTATION_SIGN = 1;
 

@@ -34,7 +34,11 @@ export interface PreprocessOptions {
   readInclude?: ReadInclude;
   /** Macros defined before the file (name -> body text). */
   defines?: Record<string, string>;
-  /** Tokens the whole expansion may produce (default 500,000). */
+  /**
+   * Tokens the whole expansion may produce (default 100,000 + 4 per character of the main file:
+   * several times what any real file's macros make, and linear in the input, so a few bytes of
+   * exploding macros stop within a fraction of a second).
+   */
   maxTokens?: number;
 }
 
@@ -72,7 +76,7 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
   const macros = new Map<string, Macro>();
   const variables = new Map<string, number>();
   const out: Token[] = [];
-  const maxTokens = opts.maxTokens ?? 500_000;
+  const maxTokens = opts.maxTokens ?? 100_000 + 4 * text.length;
   let produced = 0;
   let includes = 0;
 
@@ -161,7 +165,10 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
       body = substitute(m, args, active, depth, head);
     }
     const inner = new Set(active).add(name);
+    charge(body.length, head.at);
     const expanded = expandList(body, inner, depth + 1);
+    // Only a call written in the file relabels its tokens: nested calls are relabelled by it once.
+    if (depth > 0) return { out: expanded, next };
     return { out: expanded.map((t) => ({ ...t, at: head.at, macro: head.macro ?? name, space: t === expanded[0] ? head.space : t.space })), next };
   };
 
@@ -197,6 +204,8 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
       const raw = args[p]!;
       const pasted = body[k - 1]?.text === '##' || body[k + 1]?.text === '##';
       const value = pasted ? raw : expandList(raw, active, depth + 1);
+      // Charged as it grows, so an exploding macro stops at the limit, not a whole level later.
+      charge(value.length, head.at);
       value.forEach((v, n) => res.push(n === 0 ? { ...v, space: t.space } : v));
     }
     // Paste: join the last token before each ## with the first after it and lex the result again.
@@ -219,7 +228,6 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
       const relexed = lex(text, head.at.file, () => fail(`## makes an invalid token ${text}`, head.at)).filter((x) => x.kind !== 'nl');
       relexed.forEach((x, n) => joined.push({ ...x, at: head.at, space: n === 0 ? left.space : x.space }));
     }
-    charge(joined.length, head.at);
     return joined;
   };
 
@@ -238,7 +246,6 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
       res.push(t);
       i++;
     }
-    charge(res.length, list[0]?.at ?? { file: 0, start: 0, end: 0 });
     return res;
   };
 

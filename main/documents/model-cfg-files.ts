@@ -1,13 +1,14 @@
 /**
- * Finding and reading a model's model.cfg from disk, as the game's binarizer finds it: `model.cfg`
- * in the model's folder, else in the nearest parent folder that has one. An explicit file
- * (`--model-cfg`, the editor setting) overrides the search. `#include` paths are read relative to
+ * Finding and reading a model's config file from disk (P3D: model.cfg, named by the codec's
+ * SourceAnimationSupport), as the game's binarizer finds it: in the model's folder, else in the
+ * nearest parent folder that has one. An explicit file (`--model-cfg`) overrides the search. `#include` paths are read relative to
  * the including file; a path starting with `\` (a P-drive path) is tried under each parent folder.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bytesToText } from '../../shared/formats/p3d/modelcfg/document.ts';
-import { decodeModelCfg, findModelClass, readModelCfg, skeletonOf, type CfgModel, type CfgSkeleton, type ModelCfg, type ModelCfgDocument, type ReadInclude } from '../../shared/formats/p3d/modelcfg/index.ts';
+import type { SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
+import type { ReadInclude } from '../../shared/formats/p3d/modelcfg/preprocess.ts';
 
 /** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
 const MAX_CFG_BYTES = 16 * 1024 * 1024;
@@ -26,11 +27,11 @@ function fileIn(dir: string, name: string): string | undefined {
   }
 }
 
-/** `model.cfg` beside the model or in its nearest parent folder, or undefined. */
-export function findModelCfgFile(modelPath: string): string | undefined {
+/** `name` (model.cfg) beside the model or in its nearest parent folder, or undefined. */
+export function findConfigFile(modelPath: string, name: string): string | undefined {
   let dir = dirname(resolve(modelPath));
   for (let k = 0; k < MAX_PARENTS; k++) {
-    const f = fileIn(dir, 'model.cfg');
+    const f = fileIn(dir, name);
     if (f) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;
@@ -64,29 +65,9 @@ export const diskIncludeReader: ReadInclude = (path, from) => {
   return undefined;
 };
 
-export interface ModelCfgFor {
-  file: string;
-  doc: ModelCfgDocument;
-  cfg: ModelCfg;
-  /** The model's class (named like the model file), if the config has one. */
-  model?: CfgModel;
-  skeleton?: CfgSkeleton;
-}
-
-/** Reads a model.cfg file. Throws ConfigError (file, line, column) on bad text. */
-export function readModelCfgFile(file: string): { doc: ModelCfgDocument; cfg: ModelCfg } {
+/** A config file read and parsed by the format's animator (capabilities.ts); throws with file, line and column. */
+export function readSourceConfig(file: string, animator: SourceAnimator): SourceConfig {
   const st = statSync(file);
   if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
-  const doc = decodeModelCfg(new Uint8Array(readFileSync(file)), { fileName: file, readInclude: diskIncludeReader });
-  return { doc, cfg: readModelCfg(doc) };
-}
-
-/** The model.cfg of a model (found or given) and the model's class in it; undefined when there is none. */
-export function modelCfgFor(modelPath: string, override?: string): ModelCfgFor | undefined {
-  const file = override ? resolve(override) : findModelCfgFile(modelPath);
-  if (!file) return undefined;
-  const { doc, cfg } = readModelCfgFile(file);
-  const model = findModelClass(cfg, modelPath);
-  const skeleton = model ? skeletonOf(cfg, model) : undefined;
-  return { file, doc, cfg, ...(model ? { model } : {}), ...(skeleton ? { skeleton } : {}) };
+  return { file, doc: animator.readConfig!(new Uint8Array(readFileSync(file)), file, diskIncludeReader) };
 }

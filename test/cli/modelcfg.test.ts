@@ -110,6 +110,23 @@ describe.skipIf(!existsSync(house))('model.cfg in the CLI (corpus pairs)', () =>
     expect(e.err).toMatch(/bad\.cfg:2:\d+: expected ;/);
   });
 
+  it('an ODOL model plays its compiled animations: the bear trap closes with --pose and has one animation per source', async () => {
+    const trap = join(corpusDir, 'p3d_odol', 'SplenectomY__WeedWizards-DayzEpoch__bear_trap.p3d');
+    if (!existsSync(trap)) return;
+    const info = await cli(['info', trap]);
+    expect(info.out).toMatch(/sources\s+user 0\.\.1/);
+    expect(info.out).toMatch(/LeftShutter\s+rotation\s+left_shutter\s+user/);
+    const open = join(tmp, 'trap-open.glb');
+    const shut = join(tmp, 'trap-shut.glb');
+    expect((await cli(['convert', trap, open])).code).toBe(0);
+    expect((await cli(['convert', trap, shut, '--pose', 'user=1'])).code).toBe(0);
+    const a = await readDoc(readFileSync(open));
+    expect(a.getRoot().listAnimations().map((x) => x.getName())).toEqual(['user']);
+    // Open, the trap lies flat (a few cm high); shut, its jaws stand up over the base.
+    expect(gltfStats(a).max[1]!).toBeLessThan(0.05);
+    expect(gltfStats(await readDoc(readFileSync(shut))).max[1]!).toBeGreaterThan(0.15);
+  });
+
   async function convert(extra: string[]): Promise<string | undefined> {
     const out = join(tmp, `c${Math.random().toString(36).slice(2)}.glb`);
     const r = await cli(['convert', house, out, ...extra]);

@@ -2,8 +2,7 @@
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
 import type { AnimationClip, Scene } from '../../../shared/scene/scene.ts';
-import type { MlodDocument } from '../../../shared/formats/p3d/mlod/types.ts';
-import { compiledAnimationScene, hasCompiledAnimations, isEditableP3d, loadModelCfg, modelCfgScene, parsePose } from '../model-cfg-cli.ts';
+import { parsePose, sourceAnimationsOf } from '../model-cfg-cli.ts';
 import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
@@ -39,23 +38,14 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   const sceneOpts = opts.lod !== undefined ? { lod: opts.lod } : {};
   const cfgWarnings: string[] = [];
   let scene: Scene | undefined;
-  const pose0 = opts.pose ? parsePose(opts.pose) : undefined;
-  if (hasCompiledAnimations(model.codec.id, model.doc)) {
-    // A binarized model plays its compiled animations: posed at --pose, else one glTF animation per source.
-    const r = compiledAnimationScene(model.doc, model.codec.toScene(model.doc, sceneOpts), pose0, opts.lod);
+  // Source animations (P3D: model.cfg, or compiled in): posed at --pose, else one glTF animation per source.
+  const pose = opts.pose ? parsePose(opts.pose) : undefined;
+  const anims = await sourceAnimationsOf(model.codec, model.doc, input, io.cwd, opts.modelCfg);
+  if (anims) {
+    const r = anims.scene(opts.lod, pose);
     scene = r.scene;
     for (const u of r.unused) cfgWarnings.push(`--pose ${u}: the model's animations use no source of that name; nothing moved`);
-  } else if (isEditableP3d(model.codec.id) || opts.modelCfg || opts.pose) {
-    // model.cfg: posed at --pose, else one glTF animation per source.
-    const pose = pose0;
-    const mc = isEditableP3d(model.codec.id) ? loadModelCfg(resolve(io.cwd, input), opts.modelCfg && resolve(io.cwd, opts.modelCfg)) : undefined;
-    if (mc) {
-      const r = modelCfgScene(model.doc as MlodDocument, mc, pose, sceneOpts);
-      scene = r.scene;
-      for (const u of r.unused) cfgWarnings.push(`--pose ${u}: the model's animations use no source of that name; nothing moved`);
-      if (!mc.model) cfgWarnings.push(`${mc.file}: no class named like the model in CfgModels; not animated`);
-    } else if (pose) cfgWarnings.push(isEditableP3d(model.codec.id) ? 'no model.cfg found for the model: --pose changes nothing' : '--pose applies to editable P3D models with a model.cfg; nothing moved');
-  }
+  } else if (pose) cfgWarnings.push(model.codec.sourceAnimations?.configFile ? `no ${model.codec.sourceAnimations.configFile} found for the model (or no class for it): --pose changes nothing` : "--pose: the model's format has no source animations; nothing moved");
   scene ??= model.codec.toScene(model.doc, sceneOpts);
   const extraClips: AnimationClip[] = [];
   for (const file of opts.anim ?? []) {

@@ -27,10 +27,10 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
   // unaligned arrays are moved into alignment inside them instead of copied (shared/binary/share.ts).
   const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
-  // A P3D model's model.cfg (found beside it or given): class, skeleton, animations, sources.
-  const { compiledAnimationInfo, hasCompiledAnimations, isEditableP3d, loadModelCfg, modelCfgInfo } = await import('../model-cfg-cli.ts');
-  const mc = isEditableP3d(codec.id) ? loadModelCfg(resolve(io.cwd, file), opts.modelCfg && resolve(io.cwd, opts.modelCfg)) : undefined;
-  const cfgInfo = mc ? modelCfgInfo(mc, io.cwd) : hasCompiledAnimations(codec.id, doc) ? compiledAnimationInfo(doc) : undefined;
+  // Source animations (a P3D model's model.cfg, or compiled in): class, skeleton, animations, sources.
+  const { sourceAnimationsInfo, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
+  const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
+  const cfgInfo = anims ? sourceAnimationsInfo(anims, io.cwd) : undefined;
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;

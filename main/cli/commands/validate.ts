@@ -1,7 +1,5 @@
 /** `lodsmith validate FILE`: the format's own checks (spec rules, broken references, odd values). */
-import { resolve } from 'node:path';
 import type { Problem } from '../../../shared/model/problems.ts';
-import type { MlodDocument } from '../../../shared/formats/p3d/mlod/types.ts';
 import { EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
@@ -18,12 +16,10 @@ export interface ValidateOptions {
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
   const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
   const problems = codec.validate(doc);
-  // A P3D model's model.cfg is checked against the model; each problem names the config's file and line.
-  const { isEditableP3d, loadModelCfg, modelCfgProblems } = await import('../model-cfg-cli.ts');
-  if (isEditableP3d(codec.id)) {
-    const mc = loadModelCfg(resolve(io.cwd, file), opts.modelCfg && resolve(io.cwd, opts.modelCfg));
-    if (mc) problems.push(...modelCfgProblems(doc as MlodDocument, mc, file, io.cwd));
-  }
+  // A model's source animations (P3D: model.cfg) are checked against it; each problem names the config's file and line.
+  const { sourceAnimationProblems, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
+  const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
+  if (anims) problems.push(...sourceAnimationProblems(anims, io.cwd));
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (opts.json) {

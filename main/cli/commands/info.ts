@@ -2,7 +2,7 @@
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import type { TextureInfo } from '../../../shared/formats/texture/index.ts';
 import { codecFor, readInput, recognisesModel } from '../load.ts';
 import { count, humanBytes, plural, table } from '../text.ts';

@@ -60,3 +60,19 @@ export function parsePose(pairs: readonly string[]): Map<string, number> {
 export function sourceAnimationProblems(a: SourceAnimations, cwd: string): Problem[] {
   return a.problems().map((p) => ({ severity: p.severity, message: p.message, where: `${shown(p.at.file, cwd)}:${p.at.line}`, path: [] }));
 }
+
+/**
+ * For `check`: the first error of the model's source animations (its config does not parse, or a
+ * check failed), as one line naming the config's file and line; undefined when there is none.
+ */
+export async function sourceAnimationError(codec: FormatCodec, doc: object, absModel: string): Promise<string | undefined> {
+  if (!codec.sourceAnimations) return undefined;
+  let anims: SourceAnimations | undefined;
+  try {
+    anims = await sourceAnimationsOf(codec, doc, absModel, '/');
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  const first = anims?.problems().find((p) => p.severity === 'error');
+  return first ? `${first.at.file}:${first.at.line}: ${first.message}` : undefined;
+}

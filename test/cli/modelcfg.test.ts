@@ -3,7 +3,7 @@
  * the config against the model with file and line; `convert --pose` writes the model posed, and
  * `convert` alone writes one glTF animation per source whose last key is that pose.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,19 @@ describe.skipIf(!existsSync(house))('model.cfg in the CLI (corpus pairs)', () =>
     // Open, the trap lies flat (a few cm high); shut, its jaws stand up over the base.
     expect(gltfStats(a).max[1]!).toBeLessThan(0.05);
     expect(gltfStats(await readDoc(readFileSync(shut))).max[1]!).toBeGreaterThan(0.15);
+  });
+
+  it('check fails a model whose model.cfg has an error, with the config file and line', async () => {
+    const dir = join(tmp, 'checked');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(house, join(dir, 'sample_building.p3d'));
+    copyFileSync(join(house, '..', 'model.cfg'), join(dir, 'model.cfg'));
+    expect((await cli(['check', '--jobs', '1', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'model.cfg'), 'class CfgSkeletons { class S { skeletonBones[] = {"door1", "door2", "door2", ""}; }; };\nclass CfgModels { class sample_building { skeletonName = "S"; }; };\n');
+    const r = await cli(['check', '--jobs', '1', '--json', dir]);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as { files: { file: string; result: string; detail?: string }[] };
+    expect(j.files[0]).toMatchObject({ result: 'error', detail: expect.stringMatching(/model\.cfg:1: bone door1: parent door2 is declared after it/) });
   });
 
   async function convert(extra: string[]): Promise<string | undefined> {

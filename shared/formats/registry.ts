@@ -4,6 +4,7 @@
  */
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
 import { withSharedInput } from '../binary/share.ts';
+import { settleInSitu } from '../model/in-situ.ts';
 import { isDecodeError } from '../errors.ts';
 import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
@@ -166,7 +167,7 @@ export function registerFormat(codec: FormatCodec): void {
       // Sharing is set here for every codec, so no decoder has to pass it to its readers.
       const share = opts?.share;
       if (!share) return withinBudget(bytes, opts);
-      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share');
+      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share', settleInSitu);
     };
     const innerScene = codec.toScene;
     codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {

@@ -6,9 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { bytesToText } from '../../shared/formats/p3d/modelcfg/document.ts';
-import type { SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
-import type { ReadInclude } from '../../shared/formats/p3d/modelcfg/preprocess.ts';
+import type { ConfigIncludeReader, SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
 
 /** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
 const MAX_CFG_BYTES = 16 * 1024 * 1024;
@@ -43,11 +41,17 @@ export function findConfigFile(modelPath: string, name: string): string | undefi
 function readText(file: string): string {
   const st = statSync(file);
   if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
-  return bytesToText(new Uint8Array(readFileSync(file))).text;
+  const bytes = readFileSync(file);
+  // UTF-8 when the bytes are, else one char per byte (the config parser reads the main file alike).
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
 }
 
 /** Reads included files relative to the including file (or, for `\path`, under its parent folders). */
-export const diskIncludeReader: ReadInclude = (path, from) => {
+export const diskIncludeReader: ConfigIncludeReader = (path, from) => {
   const rel = path.replace(/\\/g, '/');
   const candidates: string[] = [];
   if (rel.startsWith('/')) {

@@ -117,9 +117,15 @@ export interface SourceConfig {
   doc: object;
 }
 
+/**
+ * Reads a file a config includes: `path` as written in the directive, `from` the including file.
+ * Returns the file's name (for messages and cycle detection) and text, or undefined.
+ */
+export type ConfigIncludeReader = (path: string, from: string) => { name: string; text: string } | undefined;
+
 export interface SourceAnimator {
   /** Parses a config file's bytes; `readInclude` gives included files. Throws with file, line and column. */
-  readConfig?(bytes: Uint8Array, file: string, readInclude: (path: string, from: string) => { name: string; text: string } | undefined): object;
+  readConfig?(bytes: Uint8Array, file: string, readInclude: ConfigIncludeReader): object;
   /** The model's animations, or undefined when it has none (no config, no class, nothing compiled). */
   animations(doc: object, modelPath: string, config: SourceConfig | undefined): SourceAnimations | undefined;
 }

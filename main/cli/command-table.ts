@@ -102,7 +102,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     name: 'info',
     description: 'summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)',
     args: [{ name: '<file>', description: 'model or texture file' }],
-    options: [{ flags: '--json', description: 'print one JSON object instead of text' }],
+    options: [{ flags: '--json', description: 'print one JSON object instead of text' }, { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" }],
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/info.ts')).runInfo(str(file), opts, io)),
   },
   {
@@ -119,6 +119,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<file>', description: 'model file' }],
     options: [
       { flags: '--json', description: 'print the problems as JSON' },
+      { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" },
       { flags: '--model <file>', description: 'for an animation (.rtm, .animation, .anim): also list its bones the model lacks and the model\'s bones it never moves (warnings)' },
       { flags: '--strict', description: 'exit 1 on warnings too' },
     ],
@@ -150,6 +151,8 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
       { flags: '--duration <seconds>', description: 'seconds an .rtm (phases 0..1) lasts (default 1)', parse: positiveNumber },
       { flags: '--up <axis>', description: "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", parse: upAxisChoice, default: 'auto' },
       { flags: '--textures <dirs...>', description: 'look textures up under these folders too (repeatable: a P-drive, an unpacked mod) and embed them as PNG' },
+      { flags: '--pose <pairs...>', description: 'P3D with a model.cfg: write the model posed at these animation source values (SOURCE=VALUE ...)' },
+      { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" },
       { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
     ],
     help: "\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).\nWith --textures, each texture is searched under the given folders, then the model's folder and its parents\n(case-insensitive, \\ or /, a P:\\ drive dropped), then by file name beside the model; one not found is a warning.",

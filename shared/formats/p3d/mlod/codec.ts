@@ -37,6 +37,8 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   // Arma animations (.rtm) play on P3D models (shared/formats/p3d/rtm).
   animation: { role: 'model' },
   textures: P3D_TEXTURES,
+  // Doors, turrets, hatches: model.cfg beside the model drives them (modelcfg/animator.ts).
+  sourceAnimations: { configFile: 'model.cfg', load: async () => (await import('../modelcfg/animator.ts')).mlodAnimator },
   gltf: {
     label: 'Arma P3D, editable MLOD (.p3d)',
     extension: '.p3d',

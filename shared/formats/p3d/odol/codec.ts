@@ -60,4 +60,6 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   // Arma animations (.rtm) play on P3D models (shared/formats/p3d/rtm).
   animation: { role: 'model' },
   textures: P3D_TEXTURES,
+  // Animations compiled in by the binarizer, played by source values (modelcfg/animator.ts).
+  sourceAnimations: { load: async () => (await import('../modelcfg/animator.ts')).odolAnimator },
 };

@@ -189,6 +189,12 @@ export function allFormats(): FormatCodec[] {
   return [...codecs.values()];
 }
 
+/** Whether clips of the animation format `clips` may play on models of the format `model` (capabilities.ts). */
+export function playsOn(clips: FormatCodec, model: FormatCodec): boolean {
+  if (clips.animation?.role !== 'clips' || model.animation?.role !== 'model') return false;
+  return !clips.animation.playsOn || clips.animation.playsOn.includes(model.id);
+}
+
 export function formatById(id: FormatId): FormatCodec {
   const c = codecs.get(id);
   if (!c) throw new Error(`unknown format ${id}`);

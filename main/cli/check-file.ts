@@ -88,7 +88,10 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     const doc = codec.decode(data, { fileName: basename(job.file), share: true, ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
     const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
+    // A model with source animations (P3D: model.cfg) is checked against its config too.
+    const cfgError = !diff && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;
     const ms = performance.now() - t0;
+    if (cfgError) return { file: job.file, format, version, bytes, result: 'error', detail: cfgError, ms };
     if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
     return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };
   } catch (e) {

@@ -28,6 +28,7 @@ import { DocumentOpening } from './doc-open.ts';
 import { DocumentSaving } from './doc-save.ts';
 import { DocumentScenes } from './doc-scene.ts';
 import { DocumentTextures } from './doc-textures.ts';
+import { DocumentSourceAnimations } from './doc-source-animations.ts';
 import { DocumentGltf } from './doc-gltf.ts';
 import { TextureFiles } from './texture-files.ts';
 
@@ -50,17 +51,19 @@ export class DocumentService {
   private readonly textures: DocumentTextures;
   private readonly gltf: DocumentGltf;
   private readonly files: TextureFiles;
+  private readonly sources: DocumentSourceAnimations;
 
   constructor(opts: DocumentServiceOptions) {
     this.s = new DocumentStore(opts);
     this.recent = this.s.recent;
     this.paths = this.s.paths;
     this.textures = new DocumentTextures(this.s);
-    this.s.problemsOf = (d) => this.textures.textureProblems(d);
+    this.sources = new DocumentSourceAnimations(this.s);
+    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.sources.problems(d)];
     this.history = new DocumentHistory(this.s);
-    this.opening = new DocumentOpening(this.s, this.textures);
+    this.opening = new DocumentOpening(this.s, this.textures, this.sources);
     this.saving = new DocumentSaving(this.s, this.history);
-    this.scenes = new DocumentScenes(this.s, this.textures);
+    this.scenes = new DocumentScenes(this.s, this.textures, this.sources);
     this.gltf = new DocumentGltf(this.s, this.history, this.scenes);
     this.files = new TextureFiles(this.s);
   }

@@ -70,6 +70,12 @@ export interface ImportMaterial {
   color: [number, number, number, number];
   /** The base-colour texture's path (image URI, or `extras.texture`). */
   texture?: string;
+  /**
+   * True when `texture` is only the name of an image stored inside the glTF (a .glb's embedded
+   * picture has no URI): a name, not a file path. Writers whose files name texture files (P3D)
+   * must not write it as one.
+   */
+  textureEmbedded?: boolean;
   alpha: 'OPAQUE' | 'BLEND' | 'MASK';
   doubleSided: boolean;
   extras: Record<string, unknown>;
@@ -194,6 +200,7 @@ export function gltfToModel(doc: Document, opts: ModelOptions = {}): ImportModel
       color: [c[0], c[1], c[2], c[3]], alpha: m.getAlphaMode(), doubleSided: m.getDoubleSided(), extras,
     };
     if (texture) mat.texture = texture;
+    if (texture && !(typeof extras.texture === 'string' && extras.texture) && tex && !tex.getURI()) mat.textureEmbedded = true;
     model.materials.push(mat);
     return i;
   };

@@ -79,6 +79,8 @@ test('P3D materials: LOD names modders know; face-group texture and material pat
   // The new texture is found beside the model and previewed.
   await expect(thumb).toHaveAttribute('title', 'data\\crate_side_co.png: 4 × 4');
   await expect(thumb.locator('img')).toBeVisible();
+  // The group's mark names the new path, not the one it had when the field took the focus.
+  await expect(page.locator('[data-testid=highlight-label]')).toHaveText('3 faces: data\\crate_side_co.png');
   await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
   const mat = page.getByRole('textbox', { name: 'Material of group 1' });
   await mat.fill('data\\crate.rvmat');

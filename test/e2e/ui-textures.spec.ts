@@ -201,3 +201,31 @@ test('a LODka TXTR image is shown, and replaced from a file as one undoable edit
   await page.keyboard.press('Control+z');
   await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(before);
 });
+
+test('the P3D Materials tab shows a thumbnail of the DXT PAA the viewport draws, not a "?"', async ({ page, lodsmith }) => {
+  const dir = join(lodsmith.root, 'MyMod', 'Data');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'Checker_CO.paa'), redGreenPaa());
+  await writeFile(join(dir, 'box.p3d'), boxModel('P:\\mymod\\data\\checker_co.paa'));
+  await page.goto(lodsmith.page({ open: 'models/MyMod/Data/box.p3d' }));
+  await settled(page);
+  await page.getByRole('button', { name: 'Materials', exact: true }).click();
+  const thumb = page.locator('[data-testid=texture-thumb]').first();
+  await expect(thumb.locator('img')).toBeVisible();
+  await expect(thumb).toHaveAttribute('title', /checker_co\.paa: 64 × 64/);
+  // The picture is the texture's: red on the left, green on the right.
+  const [left, right] = await thumb.locator('img').evaluate(async (img: HTMLImageElement) => {
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0);
+    const px = (x: number) => [...g.getImageData(x, c.height >> 1, 1, 1).data];
+    return [px(2), px(c.width - 3)];
+  });
+  expect(left![0]).toBeGreaterThan(150);
+  expect(left![1]).toBeLessThan(80);
+  expect(right![1]).toBeGreaterThan(150);
+  expect(right![0]).toBeLessThan(80);
+});

@@ -177,10 +177,15 @@ function assignLods(model: ImportModel, warnings: string[]): LodBuild[] {
   return [...lods.values()].sort((a, b) => a.resolution - b.resolution);
 }
 
-function materialPaths(model: ImportModel, i: number): { texture: string; rvmat: string } {
+function materialPaths(model: ImportModel, i: number, warnings: string[]): { texture: string; rvmat: string } {
   const m = model.materials[i]!;
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const rvmat = str(m.extras.rvmat) ?? str(m.extras.material) ?? (/\.rvmat$/i.test(m.name) ? m.name : '');
+  // A picture inside the glTF has a name ("duck"), not a path: a P3D face names a texture file.
+  if (m.texture && m.textureEmbedded) {
+    warnOnce(warnings, `the image "${m.texture}" is stored inside the glTF, not as a file: faces of material ${m.name} get no texture path (give the material extras.texture, or set the path in the Materials tab)`);
+    return { texture: '', rvmat };
+  }
   return { texture: m.texture ?? '', rvmat };
 }
 
@@ -278,7 +283,7 @@ function prepareLod(model: ImportModel, l: LodBuild, warnings: string[]): LodPre
   };
   for (const part of parts) {
     for (const g of part.groups) {
-      const { texture, rvmat } = materialPaths(model, g.material);
+      const { texture, rvmat } = materialPaths(model, g.material, warnings);
       part.ids.push({ ti: intern(texture, textures, tId), mi: intern(rvmat, materials, mId) });
     }
   }

@@ -156,7 +156,7 @@ const FIND_NODES = 50_000;
 const FIND_HITS = 5_000;
 
 /** The image types the texture lookup serves from disk (never other files beside a model). */
-export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.edds', '.png', '.jpg', '.jpeg', '.bmp'];
 
 function labelOf(cmd: EditCommand): string {
   if (cmd.label) return cmd.label;

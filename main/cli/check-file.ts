@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, firstDifferenceFast, roundTrip } from './verify.ts';
@@ -27,8 +28,11 @@ type TextureModule = typeof import('../../shared/formats/texture/index.ts');
 
 export interface CheckJob {
   abs: string;
+  /** Shown path: relative to the checked folder; `archive.pbo::path\in\archive.p3d` for a PBO entry. */
   file: string;
   strict: boolean;
+  /** Set when the file is an entry of the PBO at `abs`: the entry as the archive's header gave it. */
+  pbo?: PboEntry;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
 }
@@ -65,28 +69,53 @@ export function readReused(path: string): Uint8Array {
   }
 }
 
+/** A PBO entry's decoded bytes: its stored bytes read from the archive, expanded under the budget. */
+function readEntry(job: CheckJob & { pbo: PboEntry }): Uint8Array {
+  const e = job.pbo;
+  const fd = openSync(job.abs, 'r');
+  let stored: Uint8Array;
+  try {
+    stored = new Uint8Array(e.unreadable ? 0 : e.dataSize);
+    let got = 0;
+    while (got < stored.length) {
+      const n = readSync(fd, stored, got, stored.length - got, e.dataOffset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    stored = stored.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+  return withBudget(job.maxMemory !== undefined ? new MemoryBudget(job.maxMemory) : MemoryBudget.forInput(e.dataSize), () => entryBytes(e, stored));
+}
+
+/** The name a codec sees: the file's own name, or a PBO entry's last segment. */
+function nameOf(job: CheckJob): string {
+  return job.pbo ? job.pbo.name.split(/[\\/]/).pop()! : basename(job.file);
+}
+
 export async function checkFile(job: CheckJob): Promise<CheckResult> {
   const t0 = performance.now();
   let bytes = 0;
   let format: string | undefined;
   let version: string | number | undefined;
   try {
-    const data = readReused(job.abs);
+    const data = job.pbo ? readEntry(job as CheckJob & { pbo: PboEntry }) : readReused(job.abs);
     bytes = data.length;
     // Texture code (decoders, PNG and JPEG libraries, their tables) loads only once a file that is
     // no model turns up: a worker's start costs ~40 ms of CPU with it, which a folder of models
     // would pay for nothing.
     if (!recognisesModel(data)) {
       const texture = await import('../../shared/formats/texture/index.ts');
-      if (texture.probeTexture(data, basename(job.file))) return checkTexture(texture, job, data, t0);
+      if (texture.probeTexture(data, nameOf(job))) return checkTexture(texture, job, data, t0);
     }
-    const codec = await codecFor(data, job.file);
+    const codec = await codecFor(data, nameOf(job));
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
     // Read-only: the document's arrays may be views of the file's bytes (shared/binary/share.ts).
-    const doc = codec.decode(data, { fileName: basename(job.file), share: true, ...maxMemory }) as object;
+    const doc = codec.decode(data, { fileName: nameOf(job), share: true, ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
-    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
+    const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory);
     const ms = performance.now() - t0;
     if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
     return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };
@@ -107,9 +136,9 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
  */
 function checkTexture(texture: TextureModule, job: CheckJob, data: Uint8Array, t0: number): CheckResult {
   const { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } = texture;
-  const base = { file: job.file, format: `texture-${probeTexture(data, basename(job.file))}`, bytes: data.length };
+  const base = { file: job.file, format: `texture-${probeTexture(data, nameOf(job))}`, bytes: data.length };
   return withBudget(MemoryBudget.forInput(data.length), () => {
-    const doc = decodeTexture(data, basename(job.file));
+    const doc = decodeTexture(data, nameOf(job));
     const version = textureInfo(doc, data.length).type;
     const problem = validateTexture(doc, { pixels: false }).find((p) => p.severity === 'error');
     if (problem) {

@@ -173,7 +173,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'check',
-    description: 'decode and round-trip every supported model and texture file under a folder, in parallel',
+    description: 'decode and round-trip every supported model and texture file under a folder (and inside its PBO archives), in parallel',
     args: [{ name: '<dir>', description: 'folder to search (recursively)' }],
     options: [
       { flags: '-j, --jobs <n>', description: 'most worker threads to use (default: number of CPUs)', parse: positiveInt },
@@ -181,7 +181,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
       { flags: '--timeout <seconds>', description: 'stop a file that takes longer than this', parse: positiveNumber, default: 60 },
       { flags: '--json', description: 'print the results as JSON' },
     ],
-    help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.',
+    help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nPBO archives are opened and every model and texture inside is checked, shown as archive.pbo::path\\in\\archive.p3d.\nExit 1 when any file fails to decode or does not round-trip.',
     run: ([dir], opts, io) => aboutFile(str(dir), async () => (await import('./commands/check.ts')).runCheck(str(dir), opts, io)),
   },
   {
@@ -198,6 +198,23 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     ],
     help: '\nA PNG holds the level as stored: swizzled _nohq/_smdi maps are not un-swizzled.\nA new PAA gets the full mip chain and the AVGC, MAXC, FLAG and OFFS tags the game reads.',
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
+  },
+  {
+    name: 'pbo',
+    description: 'list or extract the entries of a PBO archive (read only)',
+    args: [
+      { name: '<action>', description: 'list (properties and entries) or extract (write entries out)' },
+      { name: '<archive>', description: 'the .pbo file' },
+      { name: '[pattern]', description: 'only entries matching this (* and ? within a folder, ** across folders; a name without \\ matches in any folder)' },
+    ],
+    options: [
+      { flags: '-o, --output <dir>', description: 'extract into this folder (default: the archive name without .pbo)' },
+      { flags: '--force', description: 'extract over files that already exist' },
+      { flags: '--json', description: 'list as one JSON object' },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nEntries of signed archives are read as usual (the signature is a separate .bisign file).\nEntries an obfuscated or encrypted archive makes unreadable are listed with the reason and never\nextracted; exit 1 when any entry was not read. Compressed entries are expanded under --max-memory.',
+    run: ([action, archive, pattern], opts, io) => aboutFile(str(archive), async () => (await import('./commands/pbo.ts')).runPbo(str(action), str(archive), pattern === undefined ? undefined : str(pattern), opts, io)),
   },
 ];
 

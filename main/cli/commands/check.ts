@@ -9,8 +9,11 @@ import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/extensions.ts';
+import { isDecodeError } from '../../../shared/errors.ts';
+import { printableName } from '../../../shared/formats/pbo/pbo.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
-import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { PboFile } from '../pbo-file.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
 import { knownExtensions } from '../load.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
@@ -49,14 +52,19 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   const exts = new Set<string>([...knownExtensions(), ...GAME_TEXTURE_EXTENSIONS]);
   const all = await walk(root);
   const jobs: CheckJob[] = [];
+  /** Results known before any worker runs: archives that do not open, entries they cannot read. */
+  const early: CheckResult[] = [];
   let skipped = 0;
+  const memory = opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {};
   for (const abs of all) {
-    const ext = abs.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
-    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) });
+    const ext = extOf(abs);
+    const file = relative(root, abs).split(sep).join('/');
+    if (ext === '.pbo') skipped += archiveJobs(abs, file, exts, !!opts.strict, memory, jobs, early);
+    else if (exts.has(ext)) jobs.push({ abs, file, strict: !!opts.strict, ...memory });
     else skipped++;
   }
   // Largest first: a big file started last would leave the other workers idle at the end.
-  const sizes = new Map(jobs.map((j) => [j, statSync(j.abs, { throwIfNoEntry: false })?.size ?? 0]));
+  const sizes = new Map(jobs.map((j) => [j, j.pbo ? j.pbo.size : statSync(j.abs, { throwIfNoEntry: false })?.size ?? 0]));
   jobs.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
   const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;
   const bar = showBar
@@ -68,6 +76,7 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   bar?.start(jobs.length, 0, { file: '' });
   const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: escapeControls(r.file) }));
   bar?.stop();
+  results.push(...early);
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const summary: CheckSummary = {
     dir,
@@ -85,6 +94,41 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   if (opts.json) await writeJson(io.stdout, summary);
   else await writeLines(io.stdout, describeSummary(summary));
   return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+const extOf = (name: string): string => name.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+
+/**
+ * A PBO's entries that a format reads become jobs named `archive.pbo::path\in\archive.p3d`
+ * (the worker reads each entry's bytes from the archive); an archive whose header does not parse,
+ * and entries it cannot give (obfuscated, encrypted), become failed results. Returns how many
+ * entries no format reads (skipped).
+ */
+function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, strict: boolean, memory: { maxMemory?: number }, jobs: CheckJob[], early: CheckResult[]): number {
+  let pbo: PboFile;
+  try {
+    pbo = PboFile.open(abs);
+  } catch (e) {
+    const r: CheckResult = { file, format: 'pbo', bytes: statSync(abs, { throwIfNoEntry: false })?.size ?? 0, result: 'error', detail: describeError(e), ms: 0 };
+    if (isDecodeError(e)) {
+      r.offset = e.offset;
+      r.path = e.path;
+    }
+    early.push(r);
+    return 0;
+  }
+  pbo.close();
+  let skipped = 0;
+  for (const entry of pbo.archive.entries) {
+    const name = `${file}::${printableName(entry.name)}`;
+    if (!exts.has(extOf(entry.name))) {
+      skipped++;
+      continue;
+    }
+    if (entry.unreadable) early.push({ file: name, format: 'pbo', bytes: entry.dataSize, result: 'error', detail: `cannot be read: ${entry.unreadable}`, offset: entry.headerOffset, ms: 0 });
+    else jobs.push({ abs, file: name, strict, pbo: entry, ...memory });
+  }
+  return skipped;
 }
 
 /** CPU count by default; `--jobs N` caps it; never more workers than files. */

@@ -2,6 +2,7 @@
  * The format registry: every codec declares its id, extensions, a cheap `probe`, decode and encode,
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
+import type { RuleSet } from '../model/rules.ts';
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
 import { withSharedInput } from '../binary/share.ts';
 import { isDecodeError } from '../errors.ts';
@@ -114,6 +115,8 @@ export interface FormatCodec<D extends object = any> {
   arrayLayout?(doc: D, name: string, data: ArrayLike<number> & { constructor: { name: string } }, dataPath: NodePath): ArrayLayout | undefined;
   /** The editors' other questions (`editor-query.ts`); undefined when the format has no answer. */
   query?(doc: D, q: EditorQuery): unknown;
+  /** The format's modding rules (`shared/model/rules.ts`, docs/rules.md), when it has any. */
+  rules?: RuleSet;
 }
 
 const codecs = new Map<FormatId, FormatCodec>();

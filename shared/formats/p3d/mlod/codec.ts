@@ -6,6 +6,7 @@
  * returns, so those bytes must stay as they are (a sharing decode only views them).
  */
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
+import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec } from '../../registry.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
 import { checkMlodEdit, createMlodNode } from './edits.ts';
@@ -31,4 +32,5 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   create: createMlodNode,
   arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
   query: (doc, q) => p3dQuery(doc, q),
+  rules: p3dRuleSet,
 };

@@ -1,9 +1,12 @@
 /** One file of `lodsmith check`: detect, decode, round-trip, time it. Runs inside a worker. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
+import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
+import { PboFile } from './pbo-file.ts';
+import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from './rules-env.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, firstDifferenceFast, roundTrip } from './verify.ts';
@@ -21,6 +24,8 @@ export interface CheckResult {
   offset?: number;
   /** Node path of the decode error or the first difference. */
   path?: string;
+  /** What the modding rules found (docs/rules.md), when the format has rules. */
+  rules?: { errors: number; warnings: number; problems: { rule: string; severity: string; where: string; message: string }[] };
   ms: number;
 }
 
@@ -33,6 +38,10 @@ export interface CheckJob {
   strict: boolean;
   /** Set when the file is an entry of the PBO at `abs`: the entry as the archive's header gave it. */
   pbo?: PboEntry;
+  /** The archive's prefix and entry names, for the modding rules' lookups inside it. */
+  archive?: { prefix: string; names: string[] };
+  /** --rule / --no-rule as given (the worker adds each folder's lodsmith.json). */
+  rules?: { rule?: string; skipRule?: string };
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
 }
@@ -89,6 +98,31 @@ function readEntry(job: CheckJob & { pbo: PboEntry }): Uint8Array {
   return withBudget(job.maxMemory !== undefined ? new MemoryBudget(job.maxMemory) : MemoryBudget.forInput(e.dataSize), () => entryBytes(e, stored));
 }
 
+/** The modding rules over a decoded model: files beside it, or entries of its archive. */
+async function modRules(set: RuleSet, doc: object, job: CheckJob): Promise<NonNullable<CheckResult['rules']>> {
+  const config = ruleChoices(dirname(job.abs), job.rules ?? {}, set.rules);
+  await loadTextureCodecs();
+  let env: RuleEnvironment;
+  if (job.pbo && job.archive) {
+    const byName = new Map<string, PboEntry>();
+    const a = job.archive;
+    env = archiveRuleEnvironment(a.prefix, a.names, (name) => {
+      // Sizes of textures in the archive: read from it (entries found by name through a fresh header parse).
+      if (!byName.size) for (const e of PboFile.open(job.abs).closeAfter((f) => f.archive.entries)) byName.set(e.name, e);
+      const e = byName.get(name);
+      return e ? textureFileSize(`${job.abs}::${name}`, () => readEntry({ ...job, pbo: e })) : undefined;
+    });
+  } else {
+    env = fileRuleEnvironment(job.abs, [], (p) => textureFileSize(p));
+  }
+  const found = runRules(set, doc, env, config);
+  return {
+    errors: found.filter((p) => p.severity === 'error').length,
+    warnings: found.filter((p) => p.severity === 'warning').length,
+    problems: found.map((p) => ({ rule: p.rule, severity: p.severity, where: p.where, message: p.message })),
+  };
+}
+
 /** The name a codec sees: the file's own name, or a PBO entry's last segment. */
 function nameOf(job: CheckJob): string {
   return job.pbo ? job.pbo.name.split(/[\\/]/).pop()! : basename(job.file);
@@ -115,10 +149,11 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     // Read-only: the document's arrays may be views of the file's bytes (shared/binary/share.ts).
     const doc = codec.decode(data, { fileName: nameOf(job), share: true, ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
+    const rules = codec.rules ? await modRules(codec.rules, doc, job) : undefined;
     const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory);
     const ms = performance.now() - t0;
-    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
-    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };
+    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ...(rules ? { rules } : {}), ms };
+    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ...(rules ? { rules } : {}), ms };
   } catch (e) {
     const r: CheckResult = { file: job.file, format, version, bytes, result: 'error', detail: describeError(e), ms: performance.now() - t0 };
     if (isDecodeError(e)) {

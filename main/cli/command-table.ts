@@ -94,6 +94,12 @@ export const MAX_MEMORY_OPTION: OptionSpec = {
   parse: parseByteSize,
 };
 
+/** Modding rules (docs/rules.md): `--no-rule` is renamed to `--skip-rule` before parsing (program.ts). */
+const RULE_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--rule <ids>', description: 'run only these modding rules (comma-separated ids, docs/rules.md)' },
+  { flags: '--skip-rule <ids>', description: 'also --no-rule: do not run these modding rules' },
+];
+
 const str = (a: string | string[] | undefined): string => (Array.isArray(a) ? a[0] ?? '' : a ?? '');
 const list = (a: string | string[] | undefined): string[] => (Array.isArray(a) ? a : a === undefined ? [] : [a]);
 
@@ -117,8 +123,11 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     name: 'validate',
     description: "check a model against its format's rules; exit 1 when any error is found",
     args: [{ name: '<file>', description: 'model file' }],
-    options: [{ flags: '--json', description: 'print the problems as JSON' }],
-    help: '\nEach line: severity, node path, byte offset (@0x...), message.',
+    options: [
+      { flags: '--json', description: 'print the problems as JSON' },
+      ...RULE_OPTIONS,
+    ],
+    help: '\nEach line: severity, node path, byte offset (@0x...), message; errors first. Modding rules (docs/rules.md)\nend their message with the rule id in brackets; a lodsmith.json beside the files sets or turns them off.',
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/validate.ts')).runValidate(str(file), opts, io)),
   },
   {
@@ -180,6 +189,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
       { flags: '--strict', description: 'also encode from the decoded fields alone (see roundtrip --strict)' },
       { flags: '--timeout <seconds>', description: 'stop a file that takes longer than this', parse: positiveNumber, default: 60 },
       { flags: '--json', description: 'print the results as JSON' },
+      ...RULE_OPTIONS,
     ],
     help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nPBO archives are opened and every model and texture inside is checked, shown as archive.pbo::path\\in\\archive.p3d.\nExit 1 when any file fails to decode or does not round-trip.',
     run: ([dir], opts, io) => aboutFile(str(dir), async () => (await import('./commands/check.ts')).runCheck(str(dir), opts, io)),

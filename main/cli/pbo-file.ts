@@ -67,4 +67,13 @@ export class PboFile {
   close(): void {
     closeSync(this.fd);
   }
+
+  /** `fn(this)`, then closes the file. */
+  closeAfter<T>(fn: (f: PboFile) => T): T {
+    try {
+      return fn(this);
+    } finally {
+      this.close();
+    }
+  }
 }

@@ -3,11 +3,40 @@
  * texture, material or proxy model it names exists (found the way the textures issue finds them,
  * docs/textures.md), a texture's size, and the user's rule choices from `lodsmith.json`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseRuleConfig, type RuleConfig, type RuleEnvironment } from '../../shared/model/rules.ts';
+import { parseRuleConfig, unknownRuleIds, type RuleConfig, type RuleEnvironment, type RuleInfo } from '../../shared/model/rules.ts';
 import { resolveTexture, type TextureLookup } from '../../shared/formats/texture/resolve.ts';
-import { fsLookup, toSlash } from '../documents/scene-textures.ts';
+import { CliFailure } from './fail.ts';
+
+/** Native path -> the `/`-separated absolute form the resolver works in. */
+const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
+
+/** A lookup that reads each directory once (what the editor's texture lookup does, without its texture codecs). */
+function fsLookup(): TextureLookup {
+  const dirs = new Map<string, readonly string[] | undefined>();
+  return {
+    list(dir) {
+      if (!dirs.has(dir)) {
+        let names: string[] | undefined;
+        try {
+          names = readdirSync(dir);
+        } catch {
+          names = undefined;
+        }
+        dirs.set(dir, names);
+      }
+      return dirs.get(dir);
+    },
+    isFile(path) {
+      try {
+        return statSync(path).isFile();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
 
 /**
  * Paths into the games' own data (Arma's `a3\`, Arma 2's `ca\`, DayZ's `dz\`): a mod folder never
@@ -107,3 +136,46 @@ export function ruleIds(v: unknown): string[] {
   const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
   return list.flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
 }
+
+/** The size of a texture file (its header decoded; nothing converted), cached by path. */
+const sizes = new Map<string, { width: number; height: number } | undefined>();
+export function textureFileSize(path: string, read: (path: string) => Uint8Array = (p) => new Uint8Array(readFileSync(p))): { width: number; height: number } | undefined {
+  if (!sizes.has(path)) {
+    let size: { width: number; height: number } | undefined;
+    try {
+      size = textureSizeOf(read(path), path);
+    } catch {
+      size = undefined;
+    }
+    if (sizes.size > 1000) sizes.clear();
+    sizes.set(path, size);
+  }
+  return sizes.get(path);
+}
+
+let textureModule: typeof import('../../shared/formats/texture/index.ts') | undefined;
+/** Set by {@link loadTextureCodecs} (the texture codecs load only when a rule needs a size). */
+function textureSizeOf(bytes: Uint8Array, name: string): { width: number; height: number } | undefined {
+  if (!textureModule) return undefined;
+  return textureModule.textureSize(textureModule.decodeTexture(bytes, name));
+}
+export async function loadTextureCodecs(): Promise<void> {
+  textureModule ??= await import('../../shared/formats/texture/index.ts');
+}
+
+/** The user's rule choices for a model in `dir`: its lodsmith.json, then --rule / --no-rule. Throws a one-line failure on a bad file or id. */
+export function ruleChoices(dir: string, opts: { rule?: unknown; skipRule?: unknown }, known: readonly RuleInfo[]): RuleConfig {
+  const found = findRuleConfig(dir);
+  if (found && 'error' in found) throw new RuleConfigError(`${found.file}: ${found.error}`);
+  const config: RuleConfig = { ...(found?.config ?? {}) };
+  const only = ruleIds(opts.rule);
+  const off = ruleIds(opts.skipRule);
+  if (only.length) config.only = only;
+  if (off.length) config.off = off;
+  const unknown = unknownRuleIds(config, known);
+  if (unknown.length) throw new RuleConfigError(`no modding rule is called ${unknown.join(', ')}${found ? ` (--rule, --no-rule or ${found.file})` : ''}; docs/rules.md lists them`);
+  return config;
+}
+
+/** A bad rule choice: one line, exit 2, like any other failure the user can fix. */
+export class RuleConfigError extends CliFailure {}

@@ -15,7 +15,9 @@ import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { PboFile } from '../pbo-file.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
-import { knownExtensions } from '../load.ts';
+import { formatEntries, knownExtensions } from '../load.ts';
+import { ruleIds } from '../rules-env.ts';
+import { unknownRuleIds } from '../../../shared/model/rules.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
 
 export interface CheckOptions {
@@ -27,6 +29,9 @@ export interface CheckOptions {
   timeout?: number;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /** --rule / --no-rule (docs/rules.md). */
+  rule?: string;
+  skipRule?: string;
 }
 
 export interface CheckSummary {
@@ -34,7 +39,7 @@ export interface CheckSummary {
   files: CheckResult[];
   /** Files with extensions no format claims. */
   skipped: number;
-  totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number };
+  totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number; ruleErrors: number; ruleWarnings: number };
 }
 
 /**
@@ -55,7 +60,9 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   /** Results known before any worker runs: archives that do not open, entries they cannot read. */
   const early: CheckResult[] = [];
   let skipped = 0;
-  const memory = opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {};
+  const rules = opts.rule !== undefined || opts.skipRule !== undefined ? { rules: { ...(opts.rule !== undefined ? { rule: opts.rule } : {}), ...(opts.skipRule !== undefined ? { skipRule: opts.skipRule } : {}) } } : {};
+  if (rules.rules) await checkRuleIds(rules.rules);
+  const memory = { ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}), ...rules };
   for (const abs of all) {
     const ext = extOf(abs);
     const file = relative(root, abs).split(sep).join('/');
@@ -89,11 +96,13 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       errors: results.filter((r) => r.result === 'error').length,
       bytes: results.reduce((a, r) => a + r.bytes, 0),
       ms: Math.round(performance.now() - t0),
+      ruleErrors: results.reduce((a, r) => a + (r.rules?.errors ?? 0), 0),
+      ruleWarnings: results.reduce((a, r) => a + (r.rules?.warnings ?? 0), 0),
     },
   };
   if (opts.json) await writeJson(io.stdout, summary);
   else await writeLines(io.stdout, describeSummary(summary));
-  return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
+  return summary.totals.ok === summary.totals.files && summary.totals.ruleErrors === 0 ? EXIT_OK : EXIT_PROBLEMS;
 }
 
 const extOf = (name: string): string => name.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
@@ -104,7 +113,18 @@ const extOf = (name: string): string => name.toLowerCase().match(/\.[^./\\]+$/)?
  * and entries it cannot give (obfuscated, encrypted), become failed results. Returns how many
  * entries no format reads (skipped).
  */
-function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, strict: boolean, memory: { maxMemory?: number }, jobs: CheckJob[], early: CheckResult[]): number {
+/** `--rule`/`--no-rule` ids that no format's rules know: one line, exit 2, before any file is read. */
+async function checkRuleIds(choice: { rule?: string; skipRule?: string }): Promise<void> {
+  const known = [];
+  for (const e of formatEntries()) {
+    const codec = await e.load();
+    if (codec.rules) known.push(...codec.rules.rules);
+  }
+  const unknown = unknownRuleIds({ only: ruleIds(choice.rule), off: ruleIds(choice.skipRule) }, known);
+  if (unknown.length) throw new CliFailure(`no modding rule is called ${unknown.join(', ')}; docs/rules.md lists them`);
+}
+
+function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, strict: boolean, memory: Pick<CheckJob, 'maxMemory' | 'rules'>, jobs: CheckJob[], early: CheckResult[]): number {
   let pbo: PboFile;
   try {
     pbo = PboFile.open(abs);
@@ -118,6 +138,7 @@ function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, stric
     return 0;
   }
   pbo.close();
+  const archive = { prefix: pbo.archive.prefix, names: pbo.archive.entries.filter((e) => !e.unreadable).map((e) => e.name) };
   let skipped = 0;
   for (const entry of pbo.archive.entries) {
     const name = `${file}::${printableName(entry.name)}`;
@@ -126,7 +147,7 @@ function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, stric
       continue;
     }
     if (entry.unreadable) early.push({ file: name, format: 'pbo', bytes: entry.dataSize, result: 'error', detail: `cannot be read: ${entry.unreadable}`, offset: entry.headerOffset, ms: 0 });
-    else jobs.push({ abs, file: name, strict, pbo: entry, ...memory });
+    else jobs.push({ abs, file: name, strict, pbo: entry, archive, ...memory });
   }
   return skipped;
 }
@@ -325,10 +346,11 @@ const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 
 export function describeSummary(s: CheckSummary): string[] {
   const out: string[] = [];
   if (s.files.length) {
-    const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], duration(r.ms)]);
+    const ruleCell = (r: CheckResult): string => (r.rules ? (r.rules.errors || r.rules.warnings ? `${r.rules.errors}E ${r.rules.warnings}W` : 'ok') : '-');
+    const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], ruleCell(r), duration(r.ms)]);
     out.push(
       ...table(
-        [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'time', align: 'right' }],
+        [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'rules' }, { title: 'time', align: 'right' }],
         rows,
       ),
       '',
@@ -340,6 +362,12 @@ export function describeSummary(s: CheckSummary): string[] {
     for (const r of bad) out.push(`  ${r.file}: ${r.detail ?? r.result}`);
     out.push('');
   }
+  const ruleErrors = s.files.filter((r) => r.rules?.errors);
+  if (ruleErrors.length) {
+    out.push('Modding rule errors (docs/rules.md; warnings with lodsmith validate or --json):');
+    for (const r of ruleErrors) for (const p of r.rules!.problems.filter((q) => q.severity === 'error')) out.push(`  ${r.file}: ${p.where}: ${p.message}`);
+    out.push('');
+  }
   const t = s.totals;
   if (t.files === 0) {
     out.push(`no supported model files under ${s.dir}${s.skipped ? ` (${plural(s.skipped, 'other file')} skipped)` : ''}`);
@@ -348,6 +376,7 @@ export function describeSummary(s: CheckSummary): string[] {
   const parts = [`${t.ok} ok`];
   if (t.differs) parts.push(`${t.differs} differ`);
   if (t.errors) parts.push(`${t.errors} failed`);
+  if (t.ruleErrors || t.ruleWarnings) parts.push(`modding rules: ${plural(t.ruleErrors, 'error')}, ${plural(t.ruleWarnings, 'warning')}`);
   out.push(
     `${plural(t.files, 'file')} (${humanBytes(t.bytes)}) checked in ${duration(t.ms)}: ${parts.join(', ')}` +
       (s.skipped ? `; ${plural(s.skipped, 'other file')} skipped` : ''),

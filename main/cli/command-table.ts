@@ -210,6 +210,20 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
   },
   {
+    name: 'repath',
+    description: 'rewrite texture, material and proxy paths starting with one prefix to another in .p3d, .lod and .rvmat files',
+    args: [{ name: '<paths...>', description: 'files or folders (searched recursively for .p3d, .lod and .rvmat)' }],
+    options: [
+      { flags: '--from <prefix>', description: 'the folder prefix to replace, e.g. mymod\\data (case-insensitive; \\ or /)' },
+      { flags: '--to <prefix>', description: 'what it becomes, e.g. newmod\\art' },
+      { flags: '--dry-run', description: 'report what would change and write nothing' },
+      { flags: '--json', description: 'print the report as JSON' },
+      { flags: '-q, --quiet', description: 'print only the totals and failures' },
+    ],
+    help: '\nEvery change is reported (file, node path or line, before -> after). Each changed file is written\natomically, checked to decode again, and its previous version kept as NAME.bak; bytes outside the\nchanged paths stay as they were. Exit 1 when any file could not be rewritten.',
+    run: ([paths], opts, io) => import('./commands/repath.ts').then((m) => m.runRepath(list(paths), opts, io)),
+  },
+  {
     name: 'pbo',
     description: 'list or extract the entries of a PBO archive (read only)',
     args: [

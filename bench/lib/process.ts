@@ -11,14 +11,17 @@
  * - `info` over every MLOD corpus file, one process per file: mean time per file, against the
  *   ~53 ms per file Python's Arma 3 Object Builder reader (A3OB) takes here, a figure measured
  *   outside this repository (target: 1.5x faster, <= 35 ms a file);
- * - `check` over the whole corpus with `-j 2` against `-j 1` (target <= 0.75x on 2 cores).
+ * - `check` over the whole corpus with `-j 2` against `-j 1` (target <= 0.75x on 2 cores);
+ * - `check` over a folder of four PBOs holding the corpus's models and textures: MB/s of entries
+ *   (no target yet: the first figure of a new kind of input).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCliBundle } from '../../scripts/build-cli.ts';
-import { corpusDir, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
+import { corpusDir, corpusFiles, hasCorpus, readBytes, repoRoot } from '../../test/helpers/corpus.ts';
+import { buildPbo } from '../../test/helpers/pbo.ts';
 import { corpusInputs } from './inputs.ts';
 import type { Row } from './report.ts';
 import { median } from './timing.ts';
@@ -216,8 +219,41 @@ export async function benchProcesses(quick: boolean, log: (s: string) => void): 
         note: `medians: -j1 ${median(j1).toFixed(0)} ms, -j2 ${median(j2).toFixed(0)} ms${cpuNote}; ${cores} cores${cores < 2 ? ' (fewer than 2: the target cannot be met here)' : ''}`,
       });
     }
+
+    // 4. check over a folder of PBO archives (the corpus's P3D models and textures packed by the
+    // test helper, half of the archives LZSS-compressed): throughput of reading, expanding,
+    // decoding, round-tripping and rule-checking every model inside.
+    if (hasCorpus) {
+      const pboDir = join(dir, 'pbos');
+      const { entries, bytes } = writeCorpusPbos(pboDir);
+      const reps = quick ? 1 : 3;
+      log(`process: check over ${entries} entries in 4 PBOs, ${reps} rounds`);
+      const runs = timedWithCpu(Array.from({ length: reps + 1 }, () => [BIN, 'check', pboDir]));
+      const ms = median(runs.ms.slice(1));
+      rows.push({
+        section: 'process', subject: 'lodsmith check', input: `4 PBOs (${entries} models and textures, 2 compressed)`, bytes, metric: 'check over PBOs', value: bytes / 1e6 / (ms / 1000), unit: 'MB/s',
+        verdict: '-', note: `median wall time ${ms.toFixed(0)} ms for ${(bytes / 1e6).toFixed(1)} MB of entries (decoded sizes), default -j; the first run warmed the compile cache`,
+      });
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** The corpus's P3D models and PAA textures in four PBOs (two compressed) under `dir`. */
+export function writeCorpusPbos(dir: string): { entries: number; bytes: number } {
+  mkdirSync(dir, { recursive: true });
+  const files = [...corpusFiles('p3d_mlod'), ...corpusFiles('p3d_odol'), ...corpusFiles('paa')];
+  let bytes = 0;
+  for (let k = 0; k < 4; k++) {
+    const mine = files.filter((_, i) => i % 4 === k);
+    const entries = mine.map((f) => {
+      const data = readBytes(f);
+      bytes += data.length;
+      return { name: `data\\${f.split(/[\\/]/).pop()!}`, data, compress: k % 2 === 1 };
+    });
+    writeFileSync(join(dir, `addon${k}.pbo`), buildPbo(entries, { properties: [['prefix', `bench\\addon${k}`]] }));
+  }
+  return { entries: files.length, bytes };
 }

@@ -111,15 +111,18 @@ const CHUNK_GROUPS = [
   {
     name: 'core',
     priority: 20,
-    test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probes|registry|texture[\\/]extensions)\.ts)/,
+    test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probe-bytes|registry|[^\\/]+[\\/]family|texture[\\/]extensions)\.ts)/,
   },
   { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
-  { name: 'format-p3d', priority: 13, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
-  { name: 'format-odol', priority: 11, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]odol[\\/]/ },
-  { name: 'format-mlod', priority: 10, test: /[\\/]shared[\\/]formats[\\/]p3d[\\/]/ },
-  { name: 'format-lodka', priority: 10, test: /[\\/]shared[\\/]formats[\\/]lodka[\\/]/ },
-  { name: 'format-grimrock', priority: 10, test: /[\\/]shared[\\/]formats[\\/]grimrock[\\/]/ },
-  { name: 'format-unigine', priority: 10, test: /[\\/]shared[\\/]formats[\\/]unigine[\\/]/ },
+  { name: 'format-p3d', priority: 13, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
+  { name: 'format-odol', priority: 11, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]odol[\\/]/ },
+  { name: 'format-mlod', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]/ },
+  { name: 'format-lodka', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]lodka[\\/]/ },
+  { name: 'format-grimrock', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]grimrock[\\/]/ },
+  { name: 'format-unigine', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]unigine[\\/]/ },
+  // A family's glTF import writer (its import.ts, kept out of the family's chunk above) is loaded
+  // by `import` only, with the glTF reader, never with its codec.
+  { name: 'import-writers', priority: 8, test: /[\\/]shared[\\/]formats[\\/].+[\\/]import\.ts/ },
   { name: 'texture', priority: 9, test: /[\\/]shared[\\/]formats[\\/]texture[\\/]|[\\/]node_modules[\\/](fast-png|jpeg-js|iobuffer|fflate)[\\/]/ },
 ];
 

@@ -12,16 +12,16 @@ import type { FuzzRequest, FuzzResponse } from './protocol.ts';
 
 // Before the codecs load, so every allocation they make is counted.
 installAllocMeter();
-const { formatById } = await import('../../shared/formats/index.ts');
+const { allFormats, formatById } = await import('../../shared/formats/index.ts');
 const { isDecodeError } = await import('../../shared/errors.ts');
 const { defaultBudgetBytes } = await import('../../shared/binary/budget.ts');
 const { SCENE_FAILED, unguardedScene } = await import('../../shared/formats/registry.ts');
 const { sceneToGltf, writeGlb } = await import('../../shared/export/gltf.ts');
-const { importGltf, gltfInputOf, isImportError, IMPORT_TARGETS } = await import('../../shared/import/index.ts');
+const { importGltf, gltfInputOf, isImportError, importTargetsOf } = await import('../../shared/import/index.ts');
 const { MemoryBudget } = await import('../../shared/binary/budget.ts');
 /** Must match seeds.ts (not imported here: that module loads the fixture builders). */
 const GLTF_IMPORT = 'gltf-import';
-const importTargets = Object.values(IMPORT_TARGETS);
+const importTargets = importTargetsOf(allFormats()).map((t) => t.format);
 type Validator = typeof import('gltf-validator');
 let validator: Validator | undefined;
 const preload = (workerData as { preload?: string } | null)?.preload;

@@ -1,6 +1,6 @@
 /**
  * The file-system side of texture resolution: a cached directory lookup for the pure rules in
- * shared/formats/texture/resolve.ts, material libraries (Grimrock Lua, Unigine .mat) found near
+ * shared/formats/texture/resolve.ts, the material library the model's codec declares, found near
  * the model, and attaching every resolved texture to a scene as PNG (what glTF export and the
  * viewport take).
  */
@@ -13,11 +13,12 @@ import { isOpaque } from '../../shared/formats/texture/image.ts';
 import { findTag } from '../../shared/formats/texture/paa.ts';
 import { encodePng } from '../../shared/formats/texture/png.ts';
 import {
-  conventionalTextureNames, findCaseInsensitive, parseGrimrockMaterials, parseProcedural, parseUnigineMaterials,
+  conventionalTextureNames, findCaseInsensitive, parseProcedural,
   resolveTexture, searchRoots, type ResolveContext, type Resolution, type TextureLookup,
 } from '../../shared/formats/texture/resolve.ts';
 import { colourStage, parseRvmat, type RvmatStage } from '../../shared/formats/texture/rvmat.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
+import type { MaterialLibrary } from '../../shared/formats/capabilities.ts';
 
 /** Native path -> the `/`-separated absolute form the resolver works in. */
 export const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
@@ -118,17 +119,20 @@ export interface TextureReport {
 export interface TextureOptions {
   /** The user's roots (settings, --textures). */
   roots: readonly string[];
-  /** Format id of the model: Grimrock and Unigine materials name their textures elsewhere. */
-  formatId?: string;
+  /**
+   * The model's material library (its codec's `textures.library`): materials without a texture
+   * path find it there, or by conventional file names. Without one they have no texture.
+   */
+  library?: MaterialLibrary;
   /** Decoding budget limit per texture (default: 64 MiB + 16x the file). */
   maxMemory?: number;
 }
 
-/** Finds material libraries (Lua for Grimrock, .mat for Unigine) under the search roots, bounded. */
-function materialLibrary(ctx: ResolveContext, lookup: TextureLookup, formatId: string): Map<string, string> {
-  const ext = formatId.startsWith('grimrock') ? '.lua' : formatId.startsWith('unigine') ? '.mat' : '';
+/** Reads the format's material library files under the search roots, bounded. */
+function materialLibrary(ctx: ResolveContext, lookup: TextureLookup, lib: MaterialLibrary | undefined): Map<string, string> {
+  const ext = lib?.extension ?? '';
   const out = new Map<string, string>();
-  if (!ext) return out;
+  if (!lib || !ext) return out;
   // The user's roots, and the model's folder with its two nearest parents (a mod's root is rarely higher).
   const starts = [...ctx.roots, ...searchRoots({ modelDir: ctx.modelDir, roots: [] }).slice(0, 3)];
   const seen = new Set<string>();
@@ -146,7 +150,7 @@ function materialLibrary(ctx: ResolveContext, lookup: TextureLookup, formatId: s
         files++;
         try {
           const text = readFileSync(full, 'utf8');
-          const found = ext === '.lua' ? parseGrimrockMaterials(text) : parseUnigineMaterials(text);
+          const found = lib.parse(text);
           for (const [k, v] of found) if (!out.has(k)) out.set(k, v);
         } catch {
           // unreadable library: skip it
@@ -166,10 +170,10 @@ function resolveMaterial(
   ctx: ResolveContext,
   lookup: TextureLookup,
   library: () => Map<string, string>,
-  formatId: string,
+  hasLibrary: boolean,
 ): { res: Resolution; written: string } | undefined {
   if (written) return { res: resolveTexture(written, ctx, lookup), written };
-  if (!formatId.startsWith('grimrock') && !formatId.startsWith('unigine')) return undefined;
+  if (!hasLibrary) return undefined;
   const fromLib = library().get(material);
   if (fromLib) {
     const r = resolveTexture(fromLib, ctx, lookup);
@@ -206,9 +210,8 @@ export function attachSceneTextures(scene: Scene, modelPath: string, opts: Textu
   const lookup = fsLookup();
   const ctx: ResolveContext = { modelDir: toSlash(dirname(modelPath)), roots: opts.roots.map(toSlash) };
   const report: TextureReport = { materials: applyRvmatStages(scene, ctx, lookup), resolved: [], missing: [], broken: [] };
-  const formatId = opts.formatId ?? '';
   let lib: Map<string, string> | undefined;
-  const library = (): Map<string, string> => (lib ??= materialLibrary(ctx, lookup, formatId));
+  const library = (): Map<string, string> => (lib ??= materialLibrary(ctx, lookup, opts.library));
   const pngs = new Map<string, { png: Uint8Array; alpha: 'blend' | 'alphaTest' | undefined } | null>();
   for (const m of scene.materials) {
     if (m.textureData && m.textureData.length) {
@@ -229,7 +232,7 @@ export function attachSceneTextures(scene: Scene, modelPath: string, opts: Textu
       delete m.texture;
       continue;
     }
-    const found = resolveMaterial(m.texture, m.name, ctx, lookup, library, formatId);
+    const found = resolveMaterial(m.texture, m.name, ctx, lookup, library, !!opts.library);
     if (!found) continue;
     const { res, written } = found;
     if (res.kind === 'procedural') {

@@ -22,7 +22,7 @@ type Handlers = { [C in InvokeChannel]: (req: Req<C>) => Promise<Res<C>> | Res<C
 
 function handlers(svc: DocumentService, platform: Platform): Handlers {
   return {
-    'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots() }),
+    'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots(), importTargets: svc.importTargets() }),
     'app:recent': () => svc.recentFiles(),
     'settings:get': () => svc.getSettings(),
     'settings:set': (r) => svc.setSettings(r),

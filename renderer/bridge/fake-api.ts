@@ -6,8 +6,10 @@
  */
 import type { AppError, DocSnapshot, EventChannel, EventMap, InvokeChannel, LodsmithApi, Req, Res, Result } from '../../shared/ipc/contract.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
+import { capabilitiesOf } from '../../shared/formats/registry.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { getAt } from '../../shared/model/path.ts';
+import type { OutlineNode } from '../../shared/model/outline.ts';
 import { arrayPage } from '../../shared/model/array-view.ts';
 
 interface FakeDoc {
@@ -65,7 +67,8 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     return m.find((c) => c.extensions.includes(ext)) ?? m[0];
   };
 
-  const snapshot = (d: FakeDoc): DocSnapshot => ({
+  const snapshot = (d: FakeDoc): DocSnapshot => snapshotWith(d, d.codec.outline(d.doc));
+  const snapshotWith = (d: FakeDoc, outline: OutlineNode): DocSnapshot => ({
     id: d.id,
     path: d.path,
     fileName: d.path.split('/').pop() ?? d.path,
@@ -73,7 +76,8 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     formatLabel: d.codec.label,
     version: String(d.codec.info(d.doc, d.original.length).version),
     bytes: d.original.length,
-    outline: d.codec.outline(d.doc),
+    outline,
+    caps: capabilitiesOf(d.codec, outline),
     problems: d.codec.validate(d.doc),
     dirty: d.undo.length !== d.savedDepth,
     canUndo: d.undo.length > 0,
@@ -127,7 +131,7 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
 
   const settings = { textureRoots: [] as string[] };
   const handlers: { [C in InvokeChannel]: (req: Req<C>) => Res<C> } = {
-    'app:info': () => ({ version: 'fake', host: 'browser', sample: opts.sample ?? null, roots: ['.'] }),
+    'app:info': () => ({ version: 'fake', host: 'browser', sample: opts.sample ?? null, roots: ['.'], importTargets: opts.codecs.flatMap((c) => (c.gltf ? [{ extension: c.gltf.extension, label: c.gltf.label }] : [])) }),
     'app:recent': () => [],
     // Settings last as long as the fake (no texture files to find in memory anyway).
     'settings:get': () => ({ textureRoots: [...settings.textureRoots] }),

@@ -53,8 +53,8 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
       if (p) await docs.saveAs(p, true);
     } else view.dialog = 'saveAs';
   }
-  /** Only LODka files have a screenshot block (IMG1). */
-  const hasImg1 = () => docs.active?.format === 'lodka-lod';
+  /** Formats with a screenshot block (their codec says so: LODka's IMG1). */
+  const hasImg1 = () => !!docs.active?.caps?.screenshot;
   const shot = () => view.viewport?.capturePng({ helpers: view.shotHelpers, size: view.shotSize });
   async function screenshot() {
     if (!view.viewport || !docs.active || !hasImg1()) return;

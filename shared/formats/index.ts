@@ -1,13 +1,9 @@
-/** Registers every codec. Import this module once to make all formats available. */
-import { registerFormat } from './registry.ts';
-import { odolCodec } from './p3d/odol/index.ts';
-import { mlodCodec } from './p3d/mlod/codec.ts';
-import { lodkaCodec } from './lodka/codec.ts';
-import { grimrockAnimationCodec, grimrockModelCodec } from './grimrock/index.ts';
-import { unigineAnimCodec, unigineMeshCodec } from './unigine/index.ts';
+/**
+ * Registers every codec of every family in the catalog (in catalog order, so detection's ties
+ * break the same way every run). Import this module once to make all formats available.
+ */
+import { FORMAT_CATALOG } from './catalog.ts';
 
 export * from './registry.ts';
 
-// Each format folder exports its codec; add new ones here.
-const codecs: Parameters<typeof registerFormat>[0][] = [odolCodec, mlodCodec, lodkaCodec, grimrockModelCodec, grimrockAnimationCodec, unigineMeshCodec, unigineAnimCodec];
-for (const c of codecs) registerFormat(c);
+for (const entry of FORMAT_CATALOG) await entry.load();

@@ -14,6 +14,7 @@ import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { ArrayLayout } from '../model/array-view.ts';
 import type { EditorQuery } from '../model/editor-query.ts';
+import type { AnimationSupport, DocCapabilities, EditorSupport, GltfImportSupport, TextureSupport } from './capabilities.ts';
 
 /** The codec's own toScene, without the registry's guard (the fuzzer wants the real stack). */
 export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
@@ -24,14 +25,25 @@ export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
 /** Start of the warning a scene carries when its codec threw while building it (see registerFormat). */
 export const SCENE_FAILED = 'the model could not be drawn';
 
-export type FormatId =
-  | 'lodka-lod'
-  | 'p3d-odol'
-  | 'p3d-mlod'
-  | 'grimrock-model'
-  | 'grimrock-animation'
-  | 'unigine-mesh'
-  | 'unigine-anim';
+/**
+ * A format's id, `<family>-<format>` (`lodka-lod`, `p3d-mlod`): declared by the format's folder
+ * (its family.ts and codec), never compared outside it.
+ */
+export type FormatId = string;
+
+/**
+ * A format as its family lists it (`<family>/family.ts`): what recognises a file, without its
+ * codec, which is loaded on the first call of `load` (catalog.ts).
+ */
+export interface FormatEntry {
+  id: FormatId;
+  label: string;
+  /** Lower-case, with the dot. */
+  extensions: readonly string[];
+  probe(bytes: Uint8Array): boolean;
+  /** The codec (its module is imported on the first call). */
+  load(): Promise<FormatCodec>;
+}
 
 export interface DecodeOptions {
   /** Used in messages only. */
@@ -115,6 +127,22 @@ export interface FormatCodec<D extends object = any> {
   arrayLayout?(doc: D, name: string, data: ArrayLike<number> & { constructor: { name: string } }, dataPath: NodePath): ArrayLayout | undefined;
   /** The editors' other questions (`editor-query.ts`); undefined when the format has no answer. */
   query?(doc: D, q: EditorQuery): unknown;
+
+  // ---- what the format can do (capabilities.ts); main/, renderer/ and the rest of shared/ ask these ----
+
+  /** glTF import into this format and mesh replacement (the writer is in the format's folder). */
+  gltf?: GltfImportSupport;
+  /**
+   * The edit that stores a preview picture (PNG) in the file's screenshot block, creating the
+   * block when needed; undefined when the document cannot hold one.
+   */
+  screenshot?(doc: D, png: Uint8Array, name?: string): EditCommand | undefined;
+  /** Models that take animation files, and animation files that play on them. */
+  animation?: AnimationSupport;
+  /** What the materials reference on disk (texture files, material files). */
+  textures?: TextureSupport;
+  /** The editor panels the format offers and how its preview is drawn. */
+  editor?: EditorSupport;
   /** The format's modding rules (`shared/model/rules.ts`, docs/rules.md), when it has any. */
   rules?: RuleSet;
 }
@@ -187,4 +215,27 @@ function safeProbe(c: FormatCodec, bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What the renderer needs to know of a document's format, from its codec and its outline (the
+ * nodes a glTF can replace are found by the codec's own test).
+ */
+export function capabilitiesOf(codec: FormatCodec, outline: OutlineNode | undefined): DocCapabilities {
+  const replaceable: string[] = [];
+  const test = codec.gltf?.replaceable;
+  if (test && outline) {
+    const walk = (n: OutlineNode): void => {
+      if (test(n)) replaceable.push(JSON.stringify(n.path));
+      for (const c of n.children ?? []) walk(c);
+    };
+    walk(outline);
+  }
+  return {
+    screenshot: !!codec.screenshot,
+    animationFiles: codec.animation?.role === 'model',
+    panels: [...(codec.editor?.panels ?? [])],
+    lodChoice: !!codec.editor?.lodChoice,
+    replaceable,
+  };
 }

@@ -1,40 +1,51 @@
 /**
- * glTF import: `.gltf` / `.glb` -> a document of any writable format, encoded by that format's
- * own codec. `read.ts` reads (glTF Transform, bounded by the decoding memory budget), `model.ts`
- * builds the neutral model, one writer per format builds the document.
+ * glTF import: `.gltf` / `.glb` -> a document of any format whose codec declares an import writer
+ * (`gltf` in capabilities.ts), encoded by that format's own codec. `read.ts` reads (glTF
+ * Transform, bounded by the decoding memory budget), `model.ts` builds the neutral model, and the
+ * format's folder (`import.ts`) builds the document. Nothing here names a format.
  */
 import type { Document } from '@gltf-transform/core';
 import { MemoryBudget, withBudget } from '../binary/budget.ts';
-import { formatById, type FormatId } from '../formats/registry.ts';
+import { FORMAT_CATALOG } from '../formats/catalog.ts';
+import type { GltfImporter } from '../formats/capabilities.ts';
+import { formatById, type FormatCodec, type FormatId } from '../formats/registry.ts';
 import { encodableNames, type WriterOptions } from './common.ts';
 import { ImportError } from './errors.ts';
-import { modelToGrimrock, modelToGrimrockAnimation } from './grimrock.ts';
-import { modelToLodka } from './lodka.ts';
-import { modelToMlod, modelToMlodBytes } from './mlod.ts';
 import { gltfToModel, type ImportModel } from './model.ts';
 import { readGltf, type GltfInput } from './read.ts';
-import { modelToUnigineAnim, modelToUnigineMesh } from './unigine.ts';
 
 export { ImportError, isImportError } from './errors.ts';
 export { externalUris, type GltfInput } from './read.ts';
 export type { WriterOptions } from './common.ts';
 export { replaceMeshCommand } from './replace.ts';
 
-/** Output extension -> the format an import writes. */
-export const IMPORT_TARGETS: Readonly<Record<string, FormatId>> = {
-  '.lod': 'lodka-lod',
-  '.p3d': 'p3d-mlod',
-  '.model': 'grimrock-model',
-  '.animation': 'grimrock-animation',
-  '.mesh': 'unigine-mesh',
-  '.anim': 'unigine-anim',
-};
-
 export interface ImportResult {
   format: FormatId;
   /** The encoded file (the editor opens it from these bytes, as any file). */
   bytes: Uint8Array;
   warnings: string[];
+}
+
+/** A format an import can write: its codec, and the extension and label it is offered under. */
+export interface ImportTarget {
+  format: FormatId;
+  extension: string;
+  label: string;
+}
+
+/** The import targets among the given codecs (the registered ones by default), in their order. */
+export function importTargetsOf(codecs: readonly FormatCodec[]): ImportTarget[] {
+  return codecs.flatMap((c) => (c.gltf ? [{ format: c.id, extension: c.gltf.extension, label: c.gltf.label }] : []));
+}
+
+/**
+ * Every import target, loading the codecs of the catalog (the CLI, which loads codecs only when
+ * it needs them).
+ */
+export async function loadImportTargets(): Promise<ImportTarget[]> {
+  const codecs: FormatCodec[] = [];
+  for (const entry of FORMAT_CATALOG) codecs.push(await entry.load());
+  return importTargetsOf(codecs);
 }
 
 /** Reads glTF bytes into the neutral model (for edits such as replacing one mesh). */
@@ -56,25 +67,19 @@ export function gltfInputOf(bytes: Uint8Array): GltfInput {
   return glb ? { kind: 'glb', bytes } : { kind: 'gltf', text: bytes, resources: {} };
 }
 
-/** Builds the document for `format` from an already-read model. */
-export function writeModel(model: ImportModel, format: FormatId, opts: WriterOptions = {}): { doc: object; warnings: string[] } {
-  encodableNames(model, format === 'lodka-lod' ? 'cp1251' : 'latin1');
-  switch (format) {
-    case 'lodka-lod': return modelToLodka(model, opts);
-    case 'p3d-mlod': return modelToMlod(model, opts);
-    case 'grimrock-model': return modelToGrimrock(model, opts);
-    case 'grimrock-animation': return modelToGrimrockAnimation(model, opts);
-    case 'unigine-mesh': return modelToUnigineMesh(model, opts);
-    case 'unigine-anim': return modelToUnigineAnim(model, opts);
-    default: throw new ImportError(`LodSmith cannot write ${format} files`, '');
-  }
+/** The import writer of a registered format, or an ImportError saying the format has none. */
+export async function importerOf(codec: FormatCodec): Promise<GltfImporter> {
+  if (!codec.gltf) throw new ImportError(`LodSmith cannot write ${codec.label} files from glTF`, '');
+  return codec.gltf.load();
 }
 
 /**
- * glTF -> encoded file of `format`. `budget` bounds what reading and converting allocate
- * (default: the decoding budget for the input's size).
+ * glTF -> encoded file of `format` (a registered format id). `budget` bounds what reading and
+ * converting allocate (default: the decoding budget for the input's size).
  */
 export async function importGltf(input: GltfInput, format: FormatId, opts: WriterOptions = {}, budget?: MemoryBudget): Promise<ImportResult> {
+  const codec = formatById(format);
+  const importer = await importerOf(codec);
   const size = input.kind === 'glb' ? input.bytes.length : input.text.length + Object.values(input.resources).reduce((s, b) => s + b.length, 0);
   const b = budget ?? MemoryBudget.forInput(size);
   const readWarnings: string[] = [];
@@ -84,18 +89,13 @@ export async function importGltf(input: GltfInput, format: FormatId, opts: Write
   return withBudget(b, () => {
     // The model holds what it needs: glTF Transform's document can go before the writer
     // allocates, and the model (out of scope below) before the encoder does: peak memory of large imports.
-    const written = ((): { doc: object; warnings: string[] } | { bytes: Uint8Array; warnings: string[] } => {
-      const model = gltfToModel(holder.document!, { allScenes: format === 'p3d-mlod', keepPoints: format === 'p3d-mlod' });
+    const written = ((): { doc: object; warnings: string[] } => {
+      const model = gltfToModel(holder.document!, importer.modelOptions ?? {});
       delete holder.document;
       model.warnings.unshift(...readWarnings);
-      if (format === 'p3d-mlod') {
-        // Written straight to bytes: a P3D's face columns are larger than the file itself.
-        encodableNames(model, 'latin1');
-        return modelToMlodBytes(model, opts);
-      }
-      return writeModel(model, format, opts);
+      encodableNames(model, importer.nameEncoding);
+      return importer.write(model, opts);
     })();
-    const bytes = 'bytes' in written ? written.bytes : formatById(format).encode(written.doc);
-    return { format, bytes, warnings: written.warnings };
+    return { format, bytes: codec.encode(written.doc), warnings: written.warnings };
   });
 }

@@ -13,6 +13,9 @@ import type { NodePath } from '../model/path.ts';
 import type { Problem } from '../model/problems.ts';
 import type { Scene, UpAxis } from '../scene/scene.ts';
 import type { FormatId } from '../formats/registry.ts';
+import type { DocCapabilities } from '../formats/capabilities.ts';
+
+export type { DocCapabilities, EditorPanel } from '../formats/capabilities.ts';
 
 export type DocId = string;
 
@@ -24,6 +27,8 @@ export interface DocSnapshot {
   fileName: string;
   format: FormatId;
   formatLabel: string;
+  /** What the format offers (declared by its codec): the renderer asks this, never the format id. */
+  caps?: DocCapabilities;
   version: number | string;
   bytes: number;
   outline: OutlineNode;
@@ -113,7 +118,8 @@ export interface EditorSettings {
 
 /** Request -> response for every invoke channel. */
 export interface InvokeMap {
-  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[] } };
+  /** `importTargets`: the formats "New from glTF" can make (extension and label, from their codecs). */
+  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[]; importTargets?: { extension: string; label: string }[] } };
   'app:recent': { req: void; res: string[] };
   'settings:get': { req: void; res: EditorSettings };
   /**

@@ -16,7 +16,8 @@ export const hasCorpus = existsSync(join(corpusDir, 'MANIFEST.tsv'));
  * Files directly in one corpus folder (e.g. `lodka`, `p3d_odol`), sorted; empty when the corpus
  * is absent. Sub-folders (such as `textured/`'s model trees) are not files and are left out.
  */
-export function corpusFiles(folder: string): string[] {
+export function corpusFiles(folder: string | undefined): string[] {
+  if (folder === undefined) return [];
   const dir = join(corpusDir, folder);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

@@ -8,7 +8,6 @@ import { registerFormat, type FormatCodec, type FormatId } from '../../shared/fo
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import { getAt } from '../../shared/model/path.ts';
-import { registerScreenshotAdapter } from '../../main/documents/screenshot.ts';
 
 export interface FakeItem {
   $raw?: Uint8Array;
@@ -114,15 +113,14 @@ export const fakeCodec: FormatCodec<FakeDoc> = {
     if (kind !== 'item' || JSON.stringify(parent) !== '["items"]') return undefined;
     return { op: 'insert', path: ['items'], index: doc.items.length, value: { value: 0, name: 'new' } };
   },
+  // The fake format keeps its "screenshot" in an item named SHOT: set when present, added otherwise.
+  screenshot(doc, png, name) {
+    const text = `${name ?? 'SHOT'}:${png.length}`;
+    const i = doc.items.findIndex((it) => it.name.startsWith('SHOT'));
+    return i >= 0
+      ? { op: 'set', path: ['items', i, 'name'], value: `SHOT ${text}`, label: 'Screenshot' }
+      : { op: 'insert', path: ['items'], index: doc.items.length, value: { value: png.length, name: `SHOT ${text}` }, label: 'Screenshot' };
+  },
 };
 
 registerFormat(fakeCodec);
-// The fake format keeps its "screenshot" in an item named SHOT: set when present, added otherwise.
-registerScreenshotAdapter(FAKE_ID, (tree, png, name) => {
-  const doc = tree as FakeDoc;
-  const text = `${name ?? 'SHOT'}:${png.length}`;
-  const i = doc.items.findIndex((it) => it.name.startsWith('SHOT'));
-  return i >= 0
-    ? { op: 'set', path: ['items', i, 'name'], value: `SHOT ${text}`, label: 'Screenshot' }
-    : { op: 'insert', path: ['items'], index: doc.items.length, value: { value: png.length, name: `SHOT ${text}` }, label: 'Screenshot' };
-});

@@ -34,7 +34,7 @@ describe.skipIf(cases.length === 0)('corpus: export -> import -> export keeps th
     const name = basename(file);
     const source = detectFormat(bytes, name)!;
     const first = await exportGlb(bytes, name);
-    const target = TARGET[source.id as FormatId] ?? TARGET[id];
+    const target = (TARGET[source.id] ?? TARGET[id])!;
     const version = source.id === 'unigine-mesh' ? String((source.decode(bytes) as { magic: string }).magic) : undefined;
     const opts = version ? { version } : {};
     const a = gltfStats(await readDoc(first));

@@ -11,7 +11,7 @@ import type { MassTag, SelectionTag } from '../../shared/formats/p3d/mlod/types.
 import { resolutionName } from '../../shared/formats/p3d/resolution.ts';
 import { formatById } from '../../shared/formats/registry.ts';
 import { importGltf } from '../../shared/import/index.ts';
-import { lodResolution } from '../../shared/import/mlod.ts';
+import { lodResolution } from '../../shared/formats/p3d/mlod/import.ts';
 import { bothMlodPaths } from '../helpers/mlod-paths.ts';
 
 type Build = (doc: Document, buffer: ReturnType<Document['createBuffer']>) => void;

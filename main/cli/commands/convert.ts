@@ -50,7 +50,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   const textureWarnings: string[] = [];
   const textureNotes: string[] = [];
   if (opts.textures) {
-    const report = attachSceneTextures(scene, resolve(io.cwd, input), { roots: opts.textures.map((d) => resolve(io.cwd, d)), formatId: model.codec.id });
+    const report = attachSceneTextures(scene, resolve(io.cwd, input), { roots: opts.textures.map((d) => resolve(io.cwd, d)), ...(model.codec.textures?.library ? { library: model.codec.textures.library } : {}) });
     for (const m of report.missing) textureWarnings.push(`texture not found: ${m.written} (material "${m.material}")`);
     for (const b of report.broken) textureWarnings.push(`texture ${b.path} left out: ${b.reason}`);
     // One line per .rvmat: its stages other than the colour one are not in the glTF.

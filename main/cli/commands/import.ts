@@ -2,8 +2,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { FORMAT_CATALOG } from '../../../shared/formats/catalog.ts';
-import { registerFormat } from '../../../shared/formats/registry.ts';
-import { externalUris, IMPORT_TARGETS, importGltf, type GltfInput } from '../../../shared/import/index.ts';
+import { registerFormat, type FormatCodec } from '../../../shared/formats/registry.ts';
+import { externalUris, importGltf, loadImportTargets, type GltfInput } from '../../../shared/import/index.ts';
 import { atomicWriteFile } from '../../documents/atomic-save.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
@@ -50,13 +50,22 @@ export async function runImport(input: string, output: string, opts: ImportOptio
   const inExt = extname(input).toLowerCase();
   if (inExt !== '.gltf' && inExt !== '.glb') throw new FileError(input, new CliFailure('the input must be a .gltf or .glb file'));
   const outExt = extname(output).toLowerCase();
-  const format = IMPORT_TARGETS[outExt];
-  if (!format) {
-    throw new FileError(output, new CliFailure(`the output must end in ${Object.keys(IMPORT_TARGETS).join(', ')}`));
+  // Only the codecs of the output's extension are loaded (as other commands load only the one they
+  // read); the one whose import writer makes that extension writes the file.
+  let codec: FormatCodec | undefined;
+  for (const entry of FORMAT_CATALOG.filter((e) => e.extensions.includes(outExt))) {
+    const c = await entry.load();
+    if (c.gltf?.extension === outExt) {
+      codec = c;
+      break;
+    }
   }
-  // Only the codec of the format written is loaded (as other commands load only the one they read).
-  const codec = await FORMAT_CATALOG.find((e) => e.id === format)!.load();
+  if (!codec) {
+    const targets = await loadImportTargets();
+    throw new FileError(output, new CliFailure(`the output must end in ${targets.map((t) => t.extension).join(', ')}`));
+  }
   registerFormat(codec);
+  const format = codec.id;
   let result;
   try {
     const gltf = await readGltfInput(input, io.cwd);

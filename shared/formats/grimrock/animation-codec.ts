@@ -111,4 +111,10 @@ export const grimrockAnimationCodec: FormatCodec<GrimrockAnimation> = {
   outline: animationOutline,
   inspect: animationInspect,
   checkEdit: checkAnimationEdit,
+  animation: { role: 'clips' },
+  gltf: {
+    label: 'Legend of Grimrock animation (.animation)',
+    extension: '.animation',
+    load: async () => (await import('./import.ts')).grimrockAnimationImporter,
+  },
 };

@@ -20,7 +20,7 @@ import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
 export const ANIMATION_MAGIC = 'ANIM';
 
-export { probeGrimrockAnimation as probeAnimation } from '../probes.ts';
+export { probeGrimrockAnimation as probeAnimation } from './family.ts';
 
 export function decodeAnimation(bytes: Uint8Array): GrimrockAnimation {
   const r = new BinaryReader(bytes);

@@ -8,6 +8,7 @@ import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
 import { decodeModel, encodeModel, encodeModelPieces, probeModel } from './model-io.ts';
 import { boneNodes, modelToScene } from './scene.ts';
+import { GRIMROCK_MATERIALS } from './materials.ts';
 import {
   Bone, MeshBounds, MeshEntityTail, MeshSegment, NodeHeader, VERTEX_ARRAY_NAMES, VertexArrayHeader,
   type GrimrockModel, type GrimrockNode,
@@ -314,4 +315,13 @@ export const grimrockModelCodec: FormatCodec<GrimrockModel> = {
   inspect: modelInspect,
   checkEdit: checkModelEdit,
   create: createModelNode,
+  animation: { role: 'model' },
+  textures: { library: GRIMROCK_MATERIALS },
+  gltf: {
+    label: 'Legend of Grimrock model (.model)',
+    extension: '.model',
+    // A mesh, or the node that holds one.
+    replaceable: (n) => n.kind === 'mesh' || (n.kind === 'node' && n.children?.some((c) => c.kind === 'mesh') === true),
+    load: async () => (await import('./import.ts')).grimrockModelImporter,
+  },
 };

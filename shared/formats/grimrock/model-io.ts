@@ -17,7 +17,7 @@ import { readExact, readSelf, writeExact, writeSelf, type ExactKeeping } from '.
 export const MODEL_MAGIC = 'MDL1';
 const MESH_MAGIC = 'MESH';
 
-export { probeGrimrockModel as probeModel } from '../probes.ts';
+export { probeGrimrockModel as probeModel } from './family.ts';
 
 export function decodeModel(bytes: Uint8Array): GrimrockModel {
   const r = new BinaryReader(bytes);

@@ -15,6 +15,7 @@ import { encodeLod, encodeLodPieces } from './encode.ts';
 import { lodArrayLayout, lodQuery } from './marks.ts';
 import type { LodDocument } from './schema.ts';
 import { lodToScene } from './scene.ts';
+import { lodScreenshot } from './screenshot.ts';
 import { validateLod } from './validate.ts';
 import { infoLod, inspectLod, outlineLod } from './views.ts';
 
@@ -39,4 +40,12 @@ export const lodkaCodec: FormatCodec<LodDocument> = {
   create: createLod,
   arrayLayout: lodArrayLayout,
   query: lodQuery,
+  // The preview picture lives in an IMG1 chunk.
+  screenshot: lodScreenshot,
+  gltf: {
+    label: 'LODka 3D (.lod)',
+    extension: '.lod',
+    replaceable: (n) => n.kind === 'mesh',
+    load: async () => (await import('./import.ts')).lodkaImporter,
+  },
 };

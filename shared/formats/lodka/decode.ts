@@ -33,7 +33,7 @@ interface Ctx {
 /** Deeper than any real file (LOD1 > MAL1 > TXTL > TXTR is 4); hostile input beyond it is refused. */
 export const MAX_CHUNK_DEPTH = 64;
 
-export { probeLod } from '../probes.ts';
+export { probeLod } from './family.ts';
 
 /** Decodes a whole `.lod` file or throws DecodeError (offset + node path). */
 export function decodeLod(bytes: Uint8Array): LodDocument {

@@ -15,6 +15,10 @@
  */
 import type { Rgba8 } from './colour.ts';
 
+// The material libraries' parsers live with their formats; kept importable from here.
+export { parseGrimrockMaterials } from '../grimrock/materials.ts';
+export { parseUnigineMaterials } from '../unigine/materials.ts';
+
 export interface TextureLookup {
   /** Entry names of a directory (absolute, `/`-separated path), undefined when it is not one. */
   list(dir: string): readonly string[] | undefined;
@@ -131,46 +135,7 @@ export function resolveTexture(written: string, ctx: ResolveContext, lookup: Tex
   return { kind: 'missing', written };
 }
 
-/**
- * Grimrock material definitions in Lua (`defineMaterial{ name = "x", diffuseMap = "mod_assets/...tga" }`):
- * material name -> diffuse map path as written.
- */
-export function parseGrimrockMaterials(lua: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const re = /defineMaterial\s*\{/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(lua))) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    const start = i;
-    while (i < lua.length && depth > 0) {
-      const ch = lua[i++];
-      if (ch === '{') depth++;
-      else if (ch === '}') depth--;
-    }
-    const body = lua.slice(start, i - 1);
-    const name = /\bname\s*=\s*"([^"]*)"/.exec(body)?.[1];
-    const diffuse = /\bdiffuseMap\s*=\s*"([^"]*)"/.exec(body)?.[1];
-    if (name !== undefined && diffuse) out.set(name, diffuse);
-  }
-  return out;
-}
 
-/**
- * Unigine material libraries (`.mat`, XML): `<material name="x">` with a `<texture name="diffuse">`
- * or `name="albedo"` child -> its path as written.
- */
-export function parseUnigineMaterials(xml: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const re = /<material\b([^>]*)>([\s\S]*?)<\/material>/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(xml))) {
-    const name = /\bname\s*=\s*"([^"]*)"/.exec(m[1]!)?.[1];
-    const tex = /<texture\b[^>]*\bname\s*=\s*"(?:diffuse|albedo|base_color)"[^>]*>([^<]+)<\/texture>/i.exec(m[2]!)?.[1]?.trim();
-    if (name !== undefined && tex) out.set(name, tex);
-  }
-  return out;
-}
 
 /** File names a Grimrock or Unigine material's diffuse texture is usually saved under. */
 export function conventionalTextureNames(material: string): string[] {

@@ -13,7 +13,7 @@ import { readBones, readMagic, writeBones } from './mesh-io.ts';
 import { AnimBox, Bounds, type AnimClip, type UnigineAnim } from './schema.ts';
 import { readExact, writeExact, type ExactKeeping } from '../../model/exact.ts';
 
-export { probeUnigineAnim as probeAnim } from '../probes.ts';
+export { probeUnigineAnim as probeAnim } from './family.ts';
 
 export function decodeAnim(bytes: Uint8Array): UnigineAnim {
   const r = new BinaryReader(bytes);

@@ -9,8 +9,9 @@ import type { Problem } from '../../model/problems.ts';
 import type { FormatCodec, FormatInfo } from '../registry.ts';
 import { field, structFields } from '../../model/inspect-fields.ts';
 import { decodeAnim, encodeAnim, probeAnim } from './anim-io.ts';
-import { probeUnigineMesh as probeMesh } from '../probes.ts';
+import { probeUnigineMesh as probeMesh } from './family.ts';
 import { frameCounts } from './frames.ts';
+import { UNIGINE_MATERIALS } from './materials.ts';
 import { coordVertexCount, decodeMeshMs, encodeMeshMs, encodeMeshMsPieces, triangleVertexCount } from './mesh-io.ts';
 import { animToScene, meshToScene } from './scene.ts';
 import { decodeMesh14, decodeMeshMr02, encodeMesh14, encodeMeshMr02 } from './mesh14-io.ts';
@@ -349,6 +350,14 @@ export const unigineMeshCodec: FormatCodec<UnigineMesh> = {
   outline: meshOutline,
   inspect: meshInspect,
   checkEdit: checkMeshEdit,
+  animation: { role: 'model' },
+  textures: { library: UNIGINE_MATERIALS },
+  gltf: {
+    label: 'Unigine mesh (.mesh)',
+    extension: '.mesh',
+    replaceable: (n) => n.kind === 'surface' || (n.path[0] === 'surfaces' && n.path.length === 2),
+    load: async () => (await import('./import.ts')).unigineMeshImporter,
+  },
 };
 
 export const unigineAnimCodec: FormatCodec<UnigineAnim> = {
@@ -364,4 +373,10 @@ export const unigineAnimCodec: FormatCodec<UnigineAnim> = {
   outline: animOutline,
   inspect: (doc, path) => inspectCommon(doc, path),
   checkEdit: checkAnimEdit,
+  animation: { role: 'clips' },
+  gltf: {
+    label: 'Unigine animation (.anim)',
+    extension: '.anim',
+    load: async () => (await import('./import.ts')).unigineAnimImporter,
+  },
 };

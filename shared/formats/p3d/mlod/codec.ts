@@ -8,6 +8,7 @@
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec } from '../../registry.ts';
+import { P3D_EDITOR, P3D_TEXTURES } from '../capabilities.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
 import { checkMlodEdit, createMlodNode } from './edits.ts';
 import { encodeMlod, encodeMlodPieces } from './encode.ts';
@@ -32,5 +33,15 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   create: createMlodNode,
   arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
   query: (doc, q) => p3dQuery(doc, q),
+  // The P3D editors (face groups, proxies, named selections) and one LOD at a time in the preview.
+  editor: P3D_EDITOR,
+  textures: P3D_TEXTURES,
+  gltf: {
+    label: 'Arma P3D, editable MLOD (.p3d)',
+    extension: '.p3d',
+    // A LOD takes the whole glTF.
+    replaceable: (n) => n.kind === 'lod',
+    load: async () => (await import('./import.ts')).mlodImporter,
+  },
   rules: p3dRuleSet,
 };

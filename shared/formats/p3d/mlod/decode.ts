@@ -36,7 +36,7 @@ const SP3X_TEXTURE = 32;
 const SP3X_TAG_NAME = 64;
 const PROPERTY_FIELD = 64;
 
-export { probeMlod } from '../../probes.ts';
+export { probeMlod } from '../family.ts';
 
 /** Tags are charged to the decoding budget this many at a time. */
 const TAG_BLOCK = 64;

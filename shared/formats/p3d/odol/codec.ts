@@ -3,10 +3,11 @@
  * family (v28 up to v75, corpus-checked for 40, 48, 50, 53, 54, 68 and 73).
  */
 import { DecodeError, isDecodeError } from '../../../errors.ts';
-import { probeOdol } from '../../probes.ts';
+import { probeOdol } from '../family.ts';
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
+import { P3D_EDITOR, P3D_TEXTURES } from '../capabilities.ts';
 import { decodeV4x, encodeV4x } from './model.ts';
 import { decodeV7, encodeV7 } from './v7.ts';
 import { isV7, MAX_V4X, MIN_V4X, type OdolDocument } from './document.ts';
@@ -56,4 +57,7 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   create: createOdolNode,
   arrayLayout: (doc, name, data, path) => p3dArrayLayout(doc, name, data, path),
   query: (doc, q) => p3dQuery(doc, q, createOdolNode),
+  // The P3D editors (face groups, proxies, named selections) and one LOD at a time in the preview.
+  editor: P3D_EDITOR,
+  textures: P3D_TEXTURES,
 };

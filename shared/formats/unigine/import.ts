@@ -9,16 +9,21 @@
  * Weights: up to 4 per vertex. Clips are sampled at 30 frames per second (the files store no rate);
  * ms10/ms11 meshes embed every glTF animation, `.anim` holds the chosen one.
  */
-import { frameCounts } from '../formats/unigine/frames.ts';
-import { computeSurfaceBounds } from '../formats/unigine/mesh-codec.ts';
-import { UNIGINE_FPS } from '../formats/unigine/scene.ts';
-import type { AnimClip, Mr02Surface, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from '../formats/unigine/schema.ts';
-import type { Mat4 } from '../scene/scene.ts';
-import { animationBones, boneBetween, boneFrames, boneParents, boneRest, cappedSkin, requireMeshes, uniqueNames, type WriterOptions } from './common.ts';
-import { ImportError } from './errors.ts';
-import { decompose, multiply } from './math.ts';
-import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from './model.ts';
-import { pickClip, resample } from './resample.ts';
+import { frameCounts } from './frames.ts';
+import { computeSurfaceBounds } from './mesh-codec.ts';
+import { UNIGINE_FPS } from './scene.ts';
+import type { AnimClip, Mr02Surface, UnigineAnim, UnigineBone, UnigineClip, UnigineMesh14, UnigineMeshMr02, UnigineMeshMs, UnigineSurface } from './schema.ts';
+import type { Mat4 } from '../../scene/scene.ts';
+import { animationBones, boneBetween, boneFrames, boneParents, boneRest, cappedSkin, requireMeshes, uniqueNames, type WriterOptions } from '../../import/common.ts';
+import { ImportError } from '../../import/errors.ts';
+import { decompose, multiply } from '../../import/math.ts';
+import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from '../../import/model.ts';
+import { boneMap } from '../../import/replace.ts';
+import type { GltfImporter } from '../capabilities.ts';
+import type { EditCommand } from '../../model/commands.ts';
+import type { NodePath } from '../../model/path.ts';
+import type { UnigineMesh } from './mesh-codec.ts';
+import { pickClip, resample } from '../../import/resample.ts';
 
 /** (x, y, z) -> (x, -z, y): the inverse of the format's Z-up to Y-up turn. */
 export const Y_UP_TO_Z_UP: Mat4 = [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1];
@@ -332,3 +337,29 @@ export function modelToUnigineAnim(model: ImportModel, opts: WriterOptions = {})
   const bounds = docBounds([], world.map((m) => [m[12]!, m[13]!, m[14]!]));
   return { doc: { magic: 'an10', ...bounds, bones: skel.bones, bindPose: skel.bindPose, animations: [anim] }, warnings };
 }
+
+/** "Replace mesh from glTF" on a surface: a skin comes across when every joint names a bone of the mesh. */
+function replaceUnigineSurface(doc: object, path: NodePath, model: ImportModel, mesh: ImportMesh, warnings: string[]): EditCommand {
+  const um = doc as UnigineMesh;
+  const si = path[0] === 'surfaces' && typeof path[1] === 'number' ? path[1] : -1;
+  const s = um.surfaces[si];
+  if (!s || path.length !== 2) throw new ImportError('select a surface to replace', '');
+  const bones = um.magic === 'mr02' ? [] : um.bones.map((b) => b.name);
+  const map = boneMap(model, mesh, bones, warnings);
+  const capped = map ? cappedSkin(mesh, 4, true, 'Unigine mesh', warnings) : undefined;
+  if (capped) for (let i = 0; i < capped.joints.length; i++) capped.joints[i] = capped.weights[i]! > 0 ? map!(capped.joints[i]!) : 0;
+  const replacement = unigineSurfaceOf({ ...mesh, ...(capped ? { skin: { ...capped, influences: 4 } } : {}) }, um.magic, s.name, !!capped);
+  return { op: 'set', path, value: replacement };
+}
+
+/** The Unigine import writers (capabilities.ts): the mesh (`version` ms10, ms11, ms14 or mr02), and the animation. */
+export const unigineMeshImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  write: (model, opts) => modelToUnigineMesh(model, opts),
+  replaceMesh: replaceUnigineSurface,
+};
+
+export const unigineAnimImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  write: (model, opts) => modelToUnigineAnim(model, opts),
+};

@@ -10,15 +10,19 @@
  * sampled at the clip's own key spacing (whole milliseconds) or 30 frames per second. Bones hold
  * position and XYZ Euler rotation only: scale is left out.
  */
-import { defaultMaterialOptions, newFaceGroup } from '../formats/lodka/edit.ts';
-import type { Anm1Chunk, ContainerChunk, Inf1Chunk, LodChunk, LodDocument, Material, Msh1Chunk, Skl1Chunk } from '../formats/lodka/schema.ts';
-import { weightNextBit } from '../formats/lodka/layout.ts';
-import type { Mat4 } from '../scene/scene.ts';
-import { boneBetween, boneFrames, boneParents, boneRest, requireMeshes, uniqueNames, type WriterOptions } from './common.ts';
-import { ImportError } from './errors.ts';
-import { decompose } from './math.ts';
-import { warnOnce, worldGeometry, type ImportMaterial, type ImportMesh, type ImportModel } from './model.ts';
-import { detectStep, resample } from './resample.ts';
+import { defaultMaterialOptions, newFaceGroup } from './edit.ts';
+import type { Anm1Chunk, ContainerChunk, Mat1Chunk, Inf1Chunk, LodChunk, LodDocument, Material, Msh1Chunk, Skl1Chunk } from './schema.ts';
+import { weightNextBit } from './layout.ts';
+import type { Mat4 } from '../../scene/scene.ts';
+import { boneBetween, boneFrames, boneParents, boneRest, requireMeshes, uniqueNames, type WriterOptions } from '../../import/common.ts';
+import { ImportError } from '../../import/errors.ts';
+import { decompose } from '../../import/math.ts';
+import { boneMap } from '../../import/replace.ts';
+import type { GltfImporter } from '../capabilities.ts';
+import type { EditCommand } from '../../model/commands.ts';
+import { getAt, type NodePath } from '../../model/path.ts';
+import { warnOnce, worldGeometry, type ImportMaterial, type ImportMesh, type ImportModel } from '../../import/model.ts';
+import { detectStep, resample } from '../../import/resample.ts';
 
 const f = Math.fround;
 
@@ -168,3 +172,59 @@ export function modelToLodka(model: ImportModel, opts: WriterOptions = {}): { do
   void opts;
   return { doc: { format: 'lodka-lod', signature: 'LODka3D1', chunks: [container('LOD1', children)], trailing: new Uint8Array(0) }, warnings };
 }
+
+/** "Replace mesh from glTF" on an MSH1 chunk: new material names join MAT1; bones are kept. */
+function replaceLodkaMesh(doc: object, path: NodePath, model: ImportModel, mesh: ImportMesh, warnings: string[]): EditCommand {
+  const node = getAt(doc, path) as Record<string, unknown> | undefined;
+  const msh = node as unknown as Msh1Chunk | undefined;
+  if (!msh || msh.id !== 'MSH1') throw new ImportError('select an MSH1 mesh chunk to replace', '');
+  const lod = doc as LodDocument;
+  const mat1 = findMat1(lod);
+  const have = new Set(mat1?.chunk.materials.map((m) => m.matName) ?? []);
+  const commands: EditCommand[] = [];
+  const added = model.materials.filter((m, i) => mesh.groups.some((g) => g.material === i) && !have.has(m.name));
+  if (added.length && !mat1) throw new ImportError('the document has no MAT1 material library for the new materials', '');
+  added.forEach((m, k) => commands.push({ op: 'insert', path: [...mat1!.path, 'materials'], index: mat1!.chunk.materials.length + k, value: lodkaMaterial(m) }));
+  const replacement = lodkaMesh(mesh, model.materials.map((m) => m.name), msh.meshName, warnings);
+  replacement.isMeshVisible = msh.isMeshVisible;
+  const skl = findChunk(lod, 'SKL1') as Skl1Chunk | undefined;
+  const map = boneMap(model, mesh, skl?.bones.map((b) => b.boneName) ?? [], warnings);
+  if (map && mesh.skin && skl) setLodkaWeights(replacement, mesh.skin, skl.bones.length, map);
+  commands.push({ op: 'set', path, value: replacement });
+  return { op: 'batch', commands };
+}
+
+function findChunk(doc: LodDocument, id: string): LodDocument['chunks'][number] | undefined {
+  const walk = (chunks: LodDocument['chunks']): LodDocument['chunks'][number] | undefined => {
+    for (const c of chunks) {
+      if (c.id === id) return c;
+      if ('children' in c) {
+        const r = walk((c as ContainerChunk).children);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  return walk(doc.chunks);
+}
+
+function findMat1(doc: LodDocument): { chunk: Mat1Chunk; path: NodePath } | undefined {
+  const walk = (chunks: LodDocument['chunks'], path: NodePath): { chunk: Mat1Chunk; path: NodePath } | undefined => {
+    for (const [i, c] of chunks.entries()) {
+      if (c.id === 'MAT1') return { chunk: c as Mat1Chunk, path: [...path, i] };
+      if ('children' in c) {
+        const r = walk((c as ContainerChunk).children, [...path, i, 'children']);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  return walk(doc.chunks, ['chunks']);
+}
+
+/** The LODka import writer (capabilities.ts): names in cp1251, the document encoded by the LODka codec. */
+export const lodkaImporter: GltfImporter = {
+  nameEncoding: 'cp1251',
+  write: (model, opts) => modelToLodka(model, opts),
+  replaceMesh: replaceLodkaMesh,
+};

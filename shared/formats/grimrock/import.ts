@@ -10,13 +10,16 @@
  * vertex) as real files store them. Vertex colours are left out: the page says the game does not
  * use them.
  */
-import type { GrimrockAnimation, GrimrockModel, GrimrockNode, MeshData, VertexArray } from '../formats/grimrock/schema.ts';
-import { ImportError } from './errors.ts';
-import { cappedSkin, requireMeshes, type WriterOptions } from './common.ts';
-import { invertSafe, multiply } from './math.ts';
-import { warnOnce, type ImportMesh, type ImportModel } from './model.ts';
-import { detectStep, pickClip, resample } from './resample.ts';
-import type { Mat4 } from '../scene/scene.ts';
+import type { GrimrockAnimation, GrimrockModel, GrimrockNode, MeshData, VertexArray } from './schema.ts';
+import { ImportError } from '../../import/errors.ts';
+import { cappedSkin, requireMeshes, type WriterOptions } from '../../import/common.ts';
+import { invertSafe, multiply } from '../../import/math.ts';
+import { warnOnce, type ImportMesh, type ImportModel } from '../../import/model.ts';
+import type { GltfImporter } from '../capabilities.ts';
+import type { EditCommand } from '../../model/commands.ts';
+import type { NodePath } from '../../model/path.ts';
+import { detectStep, pickClip, resample } from '../../import/resample.ts';
+import type { Mat4 } from '../../scene/scene.ts';
 
 const MAX_INFLUENCES = 4;
 
@@ -209,5 +212,30 @@ export function modelToGrimrockAnimation(model: ImportModel, opts: WriterOptions
     warnings,
   };
 }
+
+
+/** "Replace mesh from glTF" on a node with a mesh: the glTF's space becomes the node's own. */
+function replaceGrimrockMesh(doc: object, path: NodePath, model: ImportModel, mesh: ImportMesh, warnings: string[]): EditCommand {
+  const gm = doc as GrimrockModel;
+  const ni = path[0] === 'nodes' && typeof path[1] === 'number' ? path[1] : -1;
+  const gnode = gm.nodes[ni] as GrimrockNode | undefined;
+  if (!gnode?.mesh) throw new ImportError('select a node with a mesh to replace', '');
+  // The glTF's space becomes the node's own: the new mesh sits where the old one did.
+  if (mesh.skin) warnOnce(warnings, 'the skin is left out: a Grimrock mesh replacement keeps the node\'s own bones (weights are not mapped)');
+  const md = grimrockMeshData(mesh, model.materials.map((m) => m.name), warnings);
+  return { op: 'set', path: ['nodes', ni, 'mesh', 'meshData'], value: md };
+}
+
+/** The Grimrock import writers (capabilities.ts): the model, and the animation. */
+export const grimrockModelImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  write: (model, opts) => modelToGrimrock(model, opts),
+  replaceMesh: replaceGrimrockMesh,
+};
+
+export const grimrockAnimationImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  write: (model, opts) => modelToGrimrockAnimation(model, opts),
+};
 
 export { multiply };

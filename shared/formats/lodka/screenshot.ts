@@ -1,25 +1,10 @@
 /**
- * Where each format keeps a preview image. Only LODka has such a block (IMG1); the command that
- * sets or creates it goes through the normal edit path, so taking a screenshot is undoable like
- * any other edit.
+ * Where a LODka file keeps its preview picture: an IMG1 chunk. The command that sets or creates
+ * it goes through the normal edit path, so taking a screenshot is undoable like any other edit.
  */
-import type { FormatId } from '../../shared/formats/registry.ts';
-import type { EditCommand } from '../../shared/model/commands.ts';
-import type { NodePath } from '../../shared/model/path.ts';
-
-/** Builds the edit that stores `png` as the document's screenshot, or undefined when the format has none. */
-export type ScreenshotAdapter = (tree: object, png: Uint8Array, name?: string) => EditCommand | undefined;
-
-const adapters = new Map<FormatId, ScreenshotAdapter>();
-
-/** Registers how a format stores screenshots (tests register their own for fake formats). */
-export function registerScreenshotAdapter(format: FormatId, adapter: ScreenshotAdapter): void {
-  adapters.set(format, adapter);
-}
-
-export function screenshotCommand(format: FormatId, tree: object, png: Uint8Array, name?: string): EditCommand | undefined {
-  return adapters.get(format)?.(tree, png, name);
-}
+import type { EditCommand } from '../../model/commands.ts';
+import type { NodePath } from '../../model/path.ts';
+import type { LodDocument } from './schema.ts';
 
 interface LodChunkLike {
   id: string;
@@ -44,7 +29,7 @@ function findChunk(chunks: LodChunkLike[], id: string, at: NodePath): NodePath |
  * to the LOD1 container (the top level when there is none). Size and count are recomputed by the
  * encoder because the edit marks the chunk dirty.
  */
-registerScreenshotAdapter('lodka-lod', (tree, png, name) => {
+export function lodScreenshot(tree: LodDocument, png: Uint8Array, name?: string): EditCommand | undefined {
   const chunks = (tree as { chunks?: LodChunkLike[] }).chunks;
   if (!Array.isArray(chunks)) return undefined;
   const existing = findChunk(chunks, 'IMG1', ['chunks']);
@@ -58,4 +43,4 @@ registerScreenshotAdapter('lodka-lod', (tree, png, name) => {
   const list = lodIndex >= 0 ? chunks[lodIndex]!.children! : chunks;
   const chunk = { id: 'IMG1', size: 0, count: 1, screenshotType: 0, screenshotName: name ?? 'screenshot.png', screenshotData: png };
   return { op: 'insert', path: listPath, index: list.length, value: chunk, label: 'Screenshot' };
-});
+}

@@ -19,13 +19,15 @@
  * counter-clockwise) and stores normals pointing inward, so this writer negates z and writes
  * normals as (-x, -y, z) of glTF's outward ones, keeping the vertex order.
  */
-import { parseResolutionName, resolutionKind, resolutionName } from '../formats/p3d/resolution.ts';
-import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from '../formats/p3d/mlod/types.ts';
-import { chargeAllocation } from '../binary/budget.ts';
-import { encodeText } from '../binary/text.ts';
-import { ImportError } from './errors.ts';
-import { requireMeshes, type WriterOptions } from './common.ts';
-import { warnOnce, worldGeometry, type ImportModel } from './model.ts';
+import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
+import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
+import { chargeAllocation } from '../../../binary/budget.ts';
+import { ImportError } from '../../../import/errors.ts';
+import { requireMeshes, type WriterOptions } from '../../../import/common.ts';
+import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from '../../../import/model.ts';
+import type { GltfImporter } from '../../capabilities.ts';
+import type { EditCommand } from '../../../model/commands.ts';
+import type { NodePath } from '../../../model/path.ts';
 
 /** Resolution a LOD name stands for: P3D names (`1.000`, `Geometry`...) or `LOD n`. */
 export function lodResolution(name: unknown): number | undefined {
@@ -185,31 +187,6 @@ function materialPaths(model: ImportModel, i: number): { texture: string; rvmat:
 export function modelToMlod(model: ImportModel, opts: WriterOptions = {}): { doc: MlodDocument; warnings: string[] } {
   const { lods, warnings } = plan(model, opts);
   return { doc: { signature: 'MLOD', version: 0x101, lods: lods.map(lodDocument), trailing: new Uint8Array(0) }, warnings };
-}
-
-/**
- * The P3D file of the model, written straight into one buffer of its exact size: the same bytes
- * the MLOD codec encodes from `modelToMlod`'s document (the tests hold both to that), without the
- * document's face columns (80 bytes a face) living beside the file (74) — what a large import
- * would otherwise hold twice.
- */
-export function modelToMlodBytes(model: ImportModel, opts: WriterOptions = {}): { bytes: Uint8Array; warnings: string[] } {
-  const { lods, warnings } = plan(model, opts);
-  const sizes = lods.map(lodByteSize);
-  const size = 12 + sizes.reduce((a, b) => a + b, 0);
-  chargeAllocation(size, 'P3D file', 0, '');
-  const out = new Uint8Array(size);
-  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  out.set(MLOD_MAGIC, 0);
-  dv.setUint32(4, 0x101, true);
-  dv.setUint32(8, lods.length, true);
-  let o = 12;
-  lods.forEach((l, i) => {
-    const end = writeLodBytes(l, out, dv, o);
-    if (end - o !== sizes[i]) throw new Error(`P3D LOD ${l.name} measured ${sizes[i]} bytes but wrote ${end - o}`);
-    o = end;
-  });
-  return { bytes: out, warnings };
 }
 
 function plan(model: ImportModel, opts: WriterOptions): { lods: LodPrep[]; warnings: string[] } {
@@ -391,10 +368,16 @@ function eachFace(prep: LodPrep, face: (fi: number, part: FacePart, group: numbe
   return masses;
 }
 
+/** A name or path the file stores NUL-terminated: refused here, as the glTF's fault, when it holds a NUL. */
+function nulFree(text: string, what: string): string {
+  if (text.includes('\0')) throw new ImportError(`the ${what} "${text.replace(/\0/g, '\\0')}" holds a NUL character`, 'nodes');
+  return text;
+}
+
 /** The tags after the faces, in order (selections, mass, UV sets, end). */
 function lodTags(prep: LodPrep, masses: Float32Array | undefined): MlodTag[] {
   const tags: MlodTag[] = [];
-  for (const [name, [faces, points]] of prep.selections) tags.push({ type: 'selection', name, active: 1, points, faces });
+  for (const [name, [faces, points]] of prep.selections) tags.push({ type: 'selection', name: nulFree(name, 'name'), active: 1, points, faces });
   if (masses) tags.push({ type: 'mass', name: '#Mass#', active: 1, masses });
   prep.extraUv.forEach((uv, s) => tags.push({ type: 'uvset', name: '#UVSet#', active: 1, setId: s + 1, uv }));
   tags.push({ type: 'end', name: END_OF_FILE, active: 1, data: new Uint8Array(0) });
@@ -407,8 +390,8 @@ function lodDocument(prep: LodPrep): MlodLod {
   chargeAllocation(nFaces * 88 + nPoints * 16, 'P3D LOD', 0, `LOD ${prep.name}`);
   const faces = {
     vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
-    uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: prep.textures, textureIndex: new Uint32Array(nFaces),
-    materials: prep.materials, materialIndex: new Uint32Array(nFaces),
+    uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: prep.textures.map((t) => nulFree(t, 'texture path')), textureIndex: new Uint32Array(nFaces),
+    materials: prep.materials.map((m) => nulFree(m, 'material path')), materialIndex: new Uint32Array(nFaces),
   };
   const masses = eachFace(prep, (fi, part, gi, t, corner) => {
     const uv0 = part.uvs[0];
@@ -428,115 +411,20 @@ function lodDocument(prep: LodPrep): MlodLod {
   };
 }
 
-// ---- the same LOD written as bytes (the layout encodeMlod writes for a P3DM LOD) ----
-
-const MLOD_MAGIC = encodeText('MLOD');
-const P3DM = encodeText('P3DM');
-const TAGG = encodeText('TAGG');
-const FACE_RECORD = 72;
-
-/** `texture NUL material NUL`: what follows each face record in a P3DM LOD. */
-function faceTail(prep: LodPrep, ti: number, mi: number): Uint8Array {
-  const t = encodeText(prep.textures[ti]!), m = encodeText(prep.materials[mi]!);
-  const out = new Uint8Array(t.length + m.length + 2);
-  out.set(t, 0);
-  out.set(m, t.length + 1);
-  return out;
+/** "Replace mesh from glTF" on a LOD: the whole glTF becomes that LOD, at its resolution. */
+function replaceMlodLod(doc: object, path: NodePath, model: ImportModel, _mesh: ImportMesh, warnings: string[]): EditCommand {
+  const mlod = doc as MlodDocument;
+  const li = path[0] === 'lods' && typeof path[1] === 'number' ? path[1] : -1;
+  const lod = mlod.lods[li];
+  if (!lod || path.length !== 2) throw new ImportError('select a LOD to replace', '');
+  const replacement = mlodLodOf(model, lod.resolution, warnings);
+  return { op: 'set', path, value: replacement };
 }
 
-function tagName(name: string): Uint8Array {
-  const b = encodeText(name);
-  if (b.includes(0)) throw new ImportError(`the name "${name}" holds a NUL character`, 'nodes');
-  return b;
-}
-
-/** Bytes of one tag written from its fields (the codec's layout for P3DM tags). */
-function tagBytes(tag: MlodTag): number {
-  const head = 1 + tagName(tag.name).length + 1 + 4;
-  switch (tag.type) {
-    case 'selection': return head + tag.points.length + tag.faces.length;
-    case 'mass': return head + tag.masses.byteLength;
-    case 'uvset': return head + 4 + tag.uv.byteLength;
-    default: return head;
-  }
-}
-
-function lodByteSize(prep: LodPrep): number {
-  let size = 28 + prep.nPoints * 16 + prep.normalWeld.count * 12 + TAGG.length + 4;
-  for (const part of prep.parts) {
-    part.groups.forEach((g, gi) => {
-      const tail = faceTail(prep, part.ids[gi]!.ti, part.ids[gi]!.mi);
-      size += (g.count / 3) * (FACE_RECORD + tail.length);
-    });
-  }
-  // Tag sizes do not depend on the masses' values, only on whether there are any.
-  for (const tag of lodTags(prep, willHaveMass(prep) ? new Float32Array(prep.nPoints) : undefined)) size += tagBytes(tag);
-  return size;
-}
-
-/** Whether eachFace will return masses (without walking the faces). */
-function willHaveMass(prep: LodPrep): boolean {
-  if (prep.kind !== 'geometry' || !prep.nPoints) return false;
-  const m = prep.model;
-  // eachFace spreads a node's mass when the node has any point: a face, or a loose mesh point.
-  const partMass = prep.parts.some((p) => {
-    const mass = m.nodes[p.node]!.extras.mass;
-    const looseCount = m.meshes[m.nodes[p.node]!.mesh!]!.points?.length ?? 0;
-    return typeof mass === 'number' && mass > 0 && (looseCount > 0 || p.groups.some((g) => g.count >= 3));
-  });
-  const lodMass = prep.l.extras.mass;
-  return partMass || (typeof lodMass === 'number' && lodMass > 0);
-}
-
-function writeLodBytes(prep: LodPrep, out: Uint8Array, dv: DataView, start: number): number {
-  const { nFaces, nPoints, pointWeld, normalWeld } = prep;
-  let o = start;
-  const u32 = (v: number): void => { dv.setUint32(o, v, true); o += 4; };
-  out.set(P3DM, o); o += 4;
-  u32(28); u32(0x100); u32(nPoints); u32(normalWeld.count); u32(nFaces); u32(0);
-  // Points: x, y, z (as bits, so -0 and NaN payloads stay) and flags 0; then the normals.
-  const v = new Float32Array(3), bits = new Uint32Array(v.buffer);
-  for (let k = 0; k < nPoints; k++) {
-    prep.points.read(pointWeld.first[k]!, v);
-    u32(bits[0]!); u32(bits[1]!); u32(bits[2]!); u32(0);
-  }
-  for (let k = 0; k < normalWeld.count; k++) {
-    prep.normals.read(normalWeld.first[k]!, v);
-    u32(bits[0]!); u32(bits[1]!); u32(bits[2]!);
-  }
-  const tails = prep.parts.map((part) => part.ids.map((id) => faceTail(prep, id.ti, id.mi)));
-  const uvBits = prep.parts.map((part) => (part.uvs[0] ? new Uint32Array(part.uvs[0].buffer, part.uvs[0].byteOffset, part.uvs[0].length) : undefined));
-  let partIndex = -1, lastPart: FacePart | undefined;
-  const masses = eachFace(prep, (_fi, part, gi, t, corner) => {
-    if (part !== lastPart) { lastPart = part; partIndex = prep.parts.indexOf(part); }
-    const uv = uvBits[partIndex];
-    u32(3);
-    for (let c = 0; c < 3; c++) {
-      const vi = part.tris[t + corner[c]!]!;
-      u32(pointWeld.map[part.base + vi]!);
-      u32(normalWeld.map[part.base + vi]!);
-      u32(uv ? uv[vi * 2]! : 0);
-      u32(uv ? uv[vi * 2 + 1]! : 0);
-    }
-    u32(0); u32(0); u32(0); u32(0); // the unused fourth vertex slot
-    u32(0); // face flags
-    const tail = tails[partIndex]![gi]!;
-    out.set(tail, o);
-    o += tail.length;
-  });
-  out.set(TAGG, o); o += 4;
-  for (const tag of lodTags(prep, masses)) {
-    out[o++] = 1;
-    const name = tagName(tag.name);
-    out.set(name, o); o += name.length + 1;
-    const body = (a: ArrayBufferView): void => { out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o); o += a.byteLength; };
-    switch (tag.type) {
-      case 'selection': u32(nPoints + nFaces); body(tag.points); body(tag.faces); break;
-      case 'mass': u32(4 * nPoints); body(tag.masses); break;
-      case 'uvset': u32(4 + 8 * nFaces * 3); u32(tag.setId); body(tag.uv); break;
-      default: u32(0);
-    }
-  }
-  dv.setFloat32(o, prep.resolution, true);
-  return o + 4;
-}
+/** The MLOD import writer (capabilities.ts): every glTF scene may be a LOD; the MLOD codec encodes the document. */
+export const mlodImporter: GltfImporter = {
+  nameEncoding: 'latin1',
+  modelOptions: { allScenes: true, keepPoints: true },
+  write: (model, opts) => modelToMlod(model, opts),
+  replaceMesh: replaceMlodLod,
+};

@@ -1,0 +1,172 @@
+/**
+ * The textures a document's materials reference: embedded pictures, files resolved by the rules
+ * of textures.md and decoded to images the renderer shows (cached), the "texture not found"
+ * problems, .rvmat material stages, and the prefetch right after an open.
+ */
+import { dirname, extname, join } from 'node:path';
+import type { DocId } from '../../shared/ipc/contract.ts';
+import type { Problem } from '../../shared/model/problems.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
+import { describeStages } from '../../shared/formats/texture/rvmat.ts';
+import { isTextureName } from '../../shared/formats/texture/index.ts';
+import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
+import { applyRvmatStages, fsLookup, toSlash, type MaterialStages } from './scene-textures.ts';
+import { TexturePictureCache } from './texture-cache.ts';
+import type { DocumentStore, OpenDocument } from './doc-store.ts';
+
+/** The image types the texture lookup serves from disk (never other files beside a model). */
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.edds', '.png', '.jpg', '.jpeg', '.bmp'];
+/** Texture files decoded ahead when a model opens (the picture cache keeps 64). */
+const PREFETCH_TEXTURES = 16;
+/** How long a scene built ahead for the preview's first request is kept for it. */
+const SCENE_AHEAD_MS = 30_000;
+
+export class DocumentTextures {
+  private readonly s: DocumentStore;
+
+  constructor(s: DocumentStore) {
+    this.s = s;
+  }
+
+  private readonly pictures = new TexturePictureCache();
+
+  /** Where a texture reference of this document resolves (the rules of textures.md), or why not. */
+  private resolveReference(d: OpenDocument, written: string): ReturnType<typeof resolveTexture> {
+    // The user's texture folders first, then the folders the host was given.
+    const roots = this.s.textureRoots().map(toSlash);
+    // Dropped bytes have no folder of their own to resolve against.
+    if (d.abs === null) return { kind: 'missing', written };
+    return resolveTexture(written, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
+  }
+
+  /**
+   * "texture not found" warnings for the files the model's materials name (P3D paths; procedural
+   * textures and embedded images need no file), recomputed once per revision.
+   */
+  textureProblems(d: OpenDocument): Problem[] {
+    if (d.textureProblems?.revision === d.revision) return d.textureProblems.problems;
+    const problems: Problem[] = [];
+    if (d.codec.textures?.files) {
+      try {
+        const scene = d.codec.toScene(d.tree, {});
+        const stages = this.materialStages(d, scene);
+        const seen = new Set<string>();
+        for (const m of scene.materials) {
+          if (!m.texture || m.textureData || seen.has(m.texture)) continue;
+          seen.add(m.texture);
+          const r = this.resolveReference(d, m.texture);
+          if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
+        }
+        // What each .rvmat holds beyond the one texture the preview draws.
+        const said = new Set<string>();
+        for (const st of stages) {
+          if (said.has(st.rvmat)) continue;
+          said.add(st.rvmat);
+          if (!st.path) {
+            problems.push({ severity: 'info', message: `material not found: ${st.rvmat} (its stages are not shown)`, where: `material ${st.material}` });
+            continue;
+          }
+          const rest = st.stages.filter((x) => x !== st.drawn);
+          if (rest.length) problems.push({ severity: 'info', message: `material ${st.rvmat}: stages not previewed: ${describeStages(rest)}`, where: `material ${st.material}` });
+        }
+      } catch {
+        /* a model without a scene has no texture references to check */
+      }
+    }
+    d.textureProblems = { revision: d.revision, problems };
+    return problems;
+  }
+
+  /**
+   * Reads the P3D materials' .rvmat files (like textures: the texture folders, the model's
+   * folders, by name) and gives each material whose faces name no texture its colour stage.
+   * Nothing for other formats or for dropped documents (no folder to look in).
+   */
+  materialStages(d: OpenDocument, scene: Scene): MaterialStages[] {
+    if (d.abs === null || d.codec.textures?.materials !== 'rvmat') return [];
+    const roots = this.s.textureRoots().map(toSlash);
+    return applyRvmatStages(scene, { modelDir: toSlash(dirname(d.abs)), roots }, fsLookup());
+  }
+
+  /**
+   * A texture the model references, as an image the renderer can show (PNG, JPEG or BMP): embedded
+   * in the file, or the file the reference resolves to (textures.md: the texture roots, the
+   * model's folder and parents, then by name beside the model). PAA, DDS and TGA files are decoded
+   * here, off the renderer's thread, and cached by path, size and modification time. A resolved
+   * file must still pass the path policy (the browser host's roots) and be an image type
+   * ({@link TEXTURE_EXTENSIONS}): never `secret.txt` or another model. Null when there is none.
+   */
+  async texture(id: DocId, name: string): Promise<Uint8Array | null> {
+    return this.textureOf(this.s.get(id), name);
+  }
+
+  /**
+   * The pictures the document embeds, by texture name, built once per revision (a model with
+   * many textures asks for each: the scene is not built again for every one).
+   */
+  private embeddedTextures(d: OpenDocument): Map<string, Uint8Array> {
+    if (d.embedded?.revision === d.revision) return d.embedded.map;
+    const map = new Map<string, Uint8Array>();
+    try {
+      for (const m of d.codec.toScene(d.tree, {}).materials) if (m.texture && m.textureData && !map.has(m.texture)) map.set(m.texture, m.textureData);
+    } catch {
+      /* no scene: files only */
+    }
+    d.embedded = { revision: d.revision, map };
+    return map;
+  }
+
+  async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
+    const embedded = this.embeddedTextures(d).get(name);
+    if (embedded) return this.pictures.browserImage(embedded, name);
+    if (d.abs === null) return null; // dropped bytes: no folder to look in
+    let r = this.resolveReference(d, name);
+    if (r.kind !== 'file') {
+      // Older behaviour kept: a `textures` subfolder beside the model.
+      const base = name.split(/[\\/]/).pop() ?? '';
+      if (base && base !== '.' && base !== '..') r = resolveTexture(base, { modelDir: toSlash(join(dirname(d.abs), 'textures')), roots: [] }, fsLookup());
+    }
+    if (r.kind !== 'file' || !isTextureName(r.path) || !TEXTURE_EXTENSIONS.includes(extname(r.path).toLowerCase())) return null;
+    let abs: string;
+    try {
+      abs = await this.s.paths.resolve(this.s.paths.display(r.path), 'read');
+    } catch {
+      return null;
+    }
+    try {
+      return await this.pictures.file(abs);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Starts reading and decoding the texture files a just-opened model names, once the open has
+   * been answered: the renderer asks for them right after the scene, and finds them decoded (or
+   * on their way) instead of waiting for the decode after its first frame. Same cache, same
+   * rules as {@link texture}; failures are left for that call to meet.
+   */
+  prefetchTextures(d: OpenDocument): void {
+    if (d.abs === null || !this.s.opts.prefetchTextures) return;
+    setImmediate(() => {
+      let scene: Scene;
+      const revision = d.revision;
+      try {
+        scene = d.codec.toScene(d.tree, {});
+      } catch {
+        return;
+      }
+      this.materialStages(d, scene);
+      // The preview asks for this very scene next: keep it for that request (a large model's
+      // scene took as long to build as everything else in its open), but not for long.
+      const ahead = { revision, scene };
+      d.sceneAhead = ahead;
+      setTimeout(() => {
+        if (d.sceneAhead === ahead) d.sceneAhead = undefined;
+      }, SCENE_AHEAD_MS).unref?.();
+      const names = new Set<string>();
+      for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
+      for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);
+    });
+  }
+}

@@ -6,7 +6,7 @@ import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
 import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
 import { PboFile } from './pbo-file.ts';
-import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from './rules-env.ts';
+import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../documents/rules-env.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, firstDifferenceFast, roundTrip } from './verify.ts';

@@ -8,6 +8,7 @@
  * mutation goes through {@link EditCommand}s, so undo, redo, the dirty marker and the snapshot
  * revision all come from one stream.
  */
+import { DocumentRules } from './doc-rules.ts';
 import { stat } from 'node:fs/promises';
 import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
@@ -48,13 +49,15 @@ export class DocumentService {
   private readonly textures: DocumentTextures;
   private readonly gltf: DocumentGltf;
   private readonly files: TextureFiles;
+  private readonly rules: DocumentRules;
 
   constructor(opts: DocumentServiceOptions) {
     this.s = new DocumentStore(opts);
     this.recent = this.s.recent;
     this.paths = this.s.paths;
     this.textures = new DocumentTextures(this.s);
-    this.s.problemsOf = (d) => this.textures.textureProblems(d);
+    this.rules = new DocumentRules(this.s);
+    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.rules.ruleProblems(d)];
     this.history = new DocumentHistory(this.s);
     this.opening = new DocumentOpening(this.s, this.textures);
     this.saving = new DocumentSaving(this.s, this.history);
@@ -102,6 +105,7 @@ export class DocumentService {
     }
     for (const d of this.s.docs.values()) {
       d.textureProblems = undefined;
+      this.rules.forget(d);
       try {
         this.s.emit('doc:changed', await this.s.snapshot(d));
       } catch {

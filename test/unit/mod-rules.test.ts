@@ -15,7 +15,7 @@ import { P3D_RULES, p3dRuleSet } from '../../shared/formats/p3d/rules.ts';
 import { parseRuleConfig, runRules, unknownRuleIds, type RuleEnvironment } from '../../shared/model/rules.ts';
 import '../../shared/formats/index.ts';
 import { detectFormat } from '../../shared/formats/registry.ts';
-import { fileRuleEnvironment } from '../../main/cli/rules-env.ts';
+import { fileRuleEnvironment } from '../../main/documents/rules-env.ts';
 import { decodeTexture, textureSize } from '../../shared/formats/texture/index.ts';
 import { corpusDir, corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 

@@ -16,7 +16,7 @@ import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { PboFile } from '../pbo-file.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
 import { formatEntries, knownExtensions } from '../load.ts';
-import { ruleIds } from '../rules-env.ts';
+import { ruleIds } from '../../documents/rules-env.ts';
 import { unknownRuleIds } from '../../../shared/model/rules.ts';
 import { duration, humanBytes, plural, table } from '../text.ts';
 

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Problem } from '../../../shared/model/problems.ts';
 import { runRules, type RuleProblem } from '../../../shared/model/rules.ts';
 import { EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../rules-env.ts';
+import { fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../../documents/rules-env.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { plural } from '../text.ts';

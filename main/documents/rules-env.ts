@@ -1,13 +1,13 @@
 /**
  * What the modding rules (shared/model/rules.ts) ask of the files around a model: whether a
  * texture, material or proxy model it names exists (found the way the textures issue finds them,
- * docs/textures.md), a texture's size, and the user's rule choices from `lodsmith.json`.
+ * docs/textures.md), a texture's size, and the user's rule choices from `lodsmith.json`. Used by
+ * the CLI (`validate`, `check`) and the editor's Problems panel (doc-rules.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseRuleConfig, unknownRuleIds, type RuleConfig, type RuleEnvironment, type RuleInfo } from '../../shared/model/rules.ts';
 import { resolveTexture, type TextureLookup } from '../../shared/formats/texture/resolve.ts';
-import { CliFailure } from './fail.ts';
 
 /** Native path -> the `/`-separated absolute form the resolver works in. */
 const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
@@ -177,5 +177,7 @@ export function ruleChoices(dir: string, opts: { rule?: unknown; skipRule?: unkn
   return config;
 }
 
-/** A bad rule choice: one line, exit 2, like any other failure the user can fix. */
-export class RuleConfigError extends CliFailure {}
+/** A bad rule choice (an unknown id, a malformed lodsmith.json): a message for the user, not a bug. */
+export class RuleConfigError extends Error {
+  override readonly name = 'RuleConfigError';
+}

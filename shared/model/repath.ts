@@ -80,6 +80,18 @@ export function planRepath(doc: object, from: string, to: string): PathChange[] 
   return out;
 }
 
+/**
+ * What the editor's Find and replace paths shows and sends: the changes, and one batch command
+ * (one undo step) making them, or null when nothing starts with `from`.
+ */
+export function repathAnswer(doc: object, from: string, to: string): { changes: { where: string; before: string; after: string }[]; command: EditCommand | null } {
+  const plan = planRepath(doc, from, to);
+  const changes = plan.map((c) => ({ where: c.where, before: c.before, after: c.after }));
+  if (plan.length === 0) return { changes, command: null };
+  const label = `Replace paths ${from} -> ${to} (${plan.length})`;
+  return { changes, command: { op: 'batch', commands: repathCommands(plan), label } };
+}
+
 /** The edit commands that make the planned changes. */
 export function repathCommands(changes: readonly PathChange[]): EditCommand[] {
   return changes.map((c) => ({ op: 'set', path: c.path, value: c.after, label: `Re-path ${c.before}` }));

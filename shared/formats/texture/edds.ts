@@ -15,7 +15,7 @@
  * Decoding expands the file into the plain DDS it stands for (header, then the levels largest
  * first), which every DDS reader here already handles; the document keeps the file's own bytes
  * so an untouched EDDS is written back as it came. Checked against the open readers (BIS-Toolkit's
- * edds package, the Enfusion unpacker's converter, woozymasta/edds); see NOTES.md beside this.
+ * edds package, the Enfusion unpacker's converter, woozymasta/edds); docs/textures.md has the table row.
  */
 import { chargeAllocation } from '../../binary/budget.ts';
 import { DecodeError } from '../../errors.ts';

@@ -5,7 +5,7 @@ import { isDecodeError } from '../../shared/errors.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
 import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
-import { PboFile } from './pbo-file.ts';
+import { PboFile } from '../documents/pbo-file.ts';
 import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../documents/rules-env.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';

@@ -9,6 +9,7 @@
  * revision all come from one stream.
  */
 import { DocumentRules } from './doc-rules.ts';
+import { ARCHIVE_SEPARATOR, DocumentArchives, isArchiveName, splitArchivePath } from './doc-archives.ts';
 import { stat } from 'node:fs/promises';
 import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
@@ -50,6 +51,7 @@ export class DocumentService {
   private readonly gltf: DocumentGltf;
   private readonly files: TextureFiles;
   private readonly rules: DocumentRules;
+  private readonly archives: DocumentArchives;
 
   constructor(opts: DocumentServiceOptions) {
     this.s = new DocumentStore(opts);
@@ -57,6 +59,7 @@ export class DocumentService {
     this.paths = this.s.paths;
     this.textures = new DocumentTextures(this.s);
     this.rules = new DocumentRules(this.s);
+    this.archives = new DocumentArchives(this.s);
     this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.rules.ruleProblems(d)];
     this.history = new DocumentHistory(this.s);
     this.opening = new DocumentOpening(this.s, this.textures);
@@ -117,6 +120,9 @@ export class DocumentService {
 
   /** Opens a file (or returns the document already open for it); `maxMemory` is the editor's decoding memory setting (bytes). */
   open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
+    // An entry of a PBO archive (`addons/x.pbo::data\\box.p3d`) opens read-only (doc-archives.ts).
+    const inArchive = splitArchivePath(userPath);
+    if (inArchive) return this.archives.open(inArchive.archive, inArchive.inner, (name, bytes) => this.opening.openBytes(name, bytes), maxMemory);
     return this.opening.open(userPath, maxMemory);
   }
 
@@ -270,8 +276,14 @@ export class DocumentService {
 
   async listDir(userDir: string): Promise<FileEntry[]> {
     try {
-      return await this.s.paths.list(userDir);
+      // A PBO archive is browsed like a folder (read only); inside one, its entries are listed.
+      const inArchive = splitArchivePath(userDir);
+      if (inArchive) return await this.archives.list(inArchive.archive, inArchive.inner);
+      if (isArchiveName(userDir) && (await stat(await this.s.paths.resolve(userDir, 'read')).catch(() => null))?.isFile()) return await this.archives.list(userDir, '');
+      const entries = await this.s.paths.list(userDir);
+      return entries.map((e) => (!e.dir && isArchiveName(e.name) ? { ...e, path: `${e.path}${ARCHIVE_SEPARATOR}`, dir: true } : e));
     } catch (e) {
+      if (e instanceof AppErrorException) throw e;
       throw new AppErrorException(toAppError(e, userDir));
     }
   }

@@ -13,7 +13,7 @@ import { isDecodeError } from '../../../shared/errors.ts';
 import { printableName } from '../../../shared/formats/pbo/pbo.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { PboFile } from '../pbo-file.ts';
+import { PboFile } from '../../documents/pbo-file.ts';
 import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
 import { formatEntries, knownExtensions } from '../load.ts';
 import { ruleIds } from '../../documents/rules-env.ts';

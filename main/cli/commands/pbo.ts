@@ -9,7 +9,7 @@ import { isDecodeError } from '../../../shared/errors.ts';
 import { pboPattern, printableName, type PboEntry } from '../../../shared/formats/pbo/pbo.ts';
 import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS, FileError } from '../fail.ts';
 import { writeAtomically, writeJson, writeLines, type CliIO } from '../io.ts';
-import { PboFile } from '../pbo-file.ts';
+import { PboFile } from '../../documents/pbo-file.ts';
 import { humanBytes, plural, table } from '../text.ts';
 
 export interface PboOptions {

@@ -19,10 +19,12 @@ import { benchCompression } from './lib/compression.ts';
 import { benchImport } from './lib/import.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
-import { benchProcesses } from './lib/process.ts';
+import { benchCheck, benchProcesses } from './lib/process.ts';
 import { benchCommandMemory } from './lib/command-memory.ts';
 import { benchOdolPeer } from './lib/odol-peer.ts';
+import { benchOdolVsLzo } from './lib/odol-lzo.ts';
 import { benchPeers } from './lib/peers.ts';
+import { benchSoak } from './lib/soak.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, freshMemoryMbPerSecond, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
@@ -36,7 +38,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,command-memory,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,check,command-memory,soak,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'command-memory', 'bombs', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'bombs', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
     if (!wants(id)) continue;
     rows.push(...(await benchCodec(id, registered(id), { plan, quick: args.quick, only: args.only, log })));
     // Side by side with BIS-Toolkit when this machine has it (LODSMITH_BENCH_BIS_TOOLKIT).
-    if (id === 'p3d-odol') rows.push(...(await benchOdolPeer(registered(id), args.quick, log)));
+    if (id === 'p3d-odol') rows.push(...(await benchOdolPeer(registered(id), args.quick, log)), ...benchOdolVsLzo(registered(id), args.quick, log));
   }
 
   if (wants('textures')) {
@@ -149,6 +151,8 @@ async function main(): Promise<void> {
   }
   if (wants('import')) rows.push(...(await benchImport(args.quick, log)));
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
+  if (wants('check')) rows.push(...(await benchCheck(args.quick, log)));
+  if (wants('soak')) rows.push(...benchSoak(args.quick, log));
   if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log, args.formats)));
 
   if (wants('preview')) {

@@ -1,7 +1,8 @@
 /**
  * Peak memory of the commands a user runs, not of decoding alone: `lodsmith info FILE` (target
  * N + 64 MB) and `lodsmith roundtrip FILE` (target 2N + 64 MB) on a ~200 MB generated file of each
- * uncompressed format (a tenth of that with --quick). Each command runs as its own process
+ * uncompressed format, and an ODOL file whose LZO arrays expand to about that (a tenth of that
+ * with --quick). Each command runs as its own process
  * through the real launcher with bench/lib/hwm-hook.mjs loaded, which reports the process
  * high-water mark; the figure is that minus the high-water mark of a bare Node process with the
  * same hook (what any Node program costs before doing anything).
@@ -26,7 +27,11 @@ const SIZED: { format: FormatId; label: string; args: (quick: boolean) => unknow
   { format: 'p3d-mlod', label: 'generated 1.2M faces', args: (q) => [q ? 120_000 : 1_200_000] },
   { format: 'grimrock-model', label: 'generated 2.2M verts', args: (q) => [q ? 220_000 : 2_200_000] },
   { format: 'unigine-mesh', label: 'generated 2.4M verts', args: (q) => [q ? 240_000 : 2_400_000] },
+  // LZO-compressed arrays: one LOD over a grid of size x size quads (2,100^2: 4.4M faces).
+  { format: 'p3d-odol', label: 'generated 4.4M faces LZO', args: (q) => [{ version: 73, lods: 1, size: q ? 664 : 2100 }] },
 ];
+
+const EXTENSION: Partial<Record<FormatId, string>> = { 'lodka-lod': '.lod', 'p3d-mlod': '.p3d', 'p3d-odol': '.p3d', 'grimrock-model': '.model', 'unigine-mesh': '.mesh' };
 
 function highWater(args: readonly string[]): { bytes: number; status: number | null; err: string } {
   const r = spawnSync(process.execPath, ['--import', HOOK, ...args], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 16 << 20 });
@@ -52,7 +57,7 @@ export async function benchCommandMemory(quick: boolean, log: (s: string) => voi
         continue;
       }
       log(`memory: building ${s.format} ${input}`);
-      const file = join(dir, `big${spec.module.includes('lodka') ? '.lod' : s.format === 'p3d-mlod' ? '.p3d' : s.format === 'grimrock-model' ? '.model' : '.mesh'}`);
+      const file = join(dir, `big${EXTENSION[s.format]}`);
       let n: number;
       {
         const bytes = await builder.build(...s.args(quick));

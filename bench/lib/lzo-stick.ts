@@ -20,6 +20,12 @@ static double now(void) {
   struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
+/* The many mode times CPU time (the bench compares it with our decode's CPU time). */
+static double cpunow(void) {
+  struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+static double (*clock_fn)(void) = now;
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y;
 }
@@ -31,8 +37,8 @@ static unsigned char *slurp(const char *path, size_t *n) {
 /* Repeats fn until a run lasts minSec, takes the median seconds per call over runs. */
 #define TIME(result, runs, minSec, body) do { \
   double s[64]; int r; body; \
-  for (r = 0; r < (runs); r++) { int reps = 0; double t0 = now(), t1; \
-    do { body; reps++; t1 = now(); } while (t1 - t0 < (minSec)); s[r] = (t1 - t0) / reps; } \
+  for (r = 0; r < (runs); r++) { int reps = 0; double t0 = clock_fn(), t1; \
+    do { body; reps++; t1 = clock_fn(); } while (t1 - t0 < (minSec)); s[r] = (t1 - t0) / reps; } \
   qsort(s, (runs), sizeof(double), cmp); result = s[(runs) / 2]; } while (0)
 
 /* stick compress RAW OUT RUNS MIN: lzo1x_1 compress RAW into OUT, then time compress and
@@ -61,6 +67,23 @@ int main(int argc, char **argv) {
     TIME(td, runs, minSec, { dlen = n; if (lzo1x_decompress_safe(comp, clen, back, &dlen, NULL) != LZO_E_OK) return 3; });
     if (dlen != n) return 4;
     printf("{\"decompressSeconds\":%.9f}\n", td);
+    return 0;
+  }
+  if (strcmp(argv[1], "many") == 0 && argc == 5) {
+    /* FILE holds streams as [u32 compressed length][u32 expanded size][bytes], little-endian:
+       times one pass of decompress_safe over all of them. */
+    size_t n; unsigned char *all = slurp(argv[2], &n);
+    size_t maxSize = 0, at = 0; int count = 0;
+    while (at + 8 <= n) { unsigned c = all[at] | all[at+1] << 8 | all[at+2] << 16 | (unsigned)all[at+3] << 24;
+      unsigned z = all[at+4] | all[at+5] << 8 | all[at+6] << 16 | (unsigned)all[at+7] << 24;
+      if (z > maxSize) maxSize = z; at += 8 + c; count++; }
+    unsigned char *back = malloc(maxSize ? maxSize : 1); double td; clock_fn = cpunow;
+    TIME(td, runs, minSec, { size_t p = 0; while (p + 8 <= n) {
+      unsigned c = all[p] | all[p+1] << 8 | all[p+2] << 16 | (unsigned)all[p+3] << 24;
+      unsigned z = all[p+4] | all[p+5] << 8 | all[p+6] << 16 | (unsigned)all[p+7] << 24;
+      lzo_uint dlen = z; if (lzo1x_decompress_safe(all + p + 8, c, back, &dlen, NULL) != LZO_E_OK || dlen != z) return 3;
+      p += 8 + c; } });
+    printf("{\"decompressSeconds\":%.9f,\"streams\":%d}\n", td, count);
     return 0;
   }
   return 2;
@@ -116,4 +139,25 @@ export function stickCompress(stick: { binary: string }, rawFile: string, outFil
 export function stickDecompress(stick: { binary: string }, compFile: string, size: number, runs: number, minSec: number): number {
   const out = execFileSync(stick.binary, ['decompress', compFile, String(size), String(runs), String(minSec)], { encoding: 'utf8' });
   return (JSON.parse(out) as { decompressSeconds: number }).decompressSeconds;
+}
+
+/** Times one pass of lzo1x_decompress_safe over many streams (stickManyFile's layout); CPU seconds a pass. */
+export function stickDecompressMany(stick: { binary: string }, file: string, runs: number, minSec: number): number {
+  const out = execFileSync(stick.binary, ['many', file, String(runs), String(minSec)], { encoding: 'utf8' });
+  return (JSON.parse(out) as { decompressSeconds: number }).decompressSeconds;
+}
+
+/** Streams in the layout `many` reads: [u32 compressed length][u32 expanded size][bytes] each. */
+export function stickManyFile(streams: readonly { stream: Uint8Array; size: number }[]): Uint8Array {
+  const total = streams.reduce((a, s) => a + 8 + s.stream.length, 0);
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  let at = 0;
+  for (const s of streams) {
+    dv.setUint32(at, s.stream.length, true);
+    dv.setUint32(at + 4, s.size, true);
+    out.set(s.stream, at + 8);
+    at += 8 + s.stream.length;
+  }
+  return out;
 }

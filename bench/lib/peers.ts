@@ -4,18 +4,21 @@
  * ratios). docs/compression.md says why each hand-written decoder stays.
  *
  * - LZO1X: `lzo-wasm` (FFmpeg's av_lzo1x_decode compiled to WebAssembly), `lzo` (a native
- *   binding of liblzo2, built by node-gyp at install time) and `lzo-decompress` (native, links
- *   FFmpeg's libavutil). A package that cannot be installed or loaded here is a row saying why.
+ *   binding of miniLZO) and `lzo-decompress` (native, links FFmpeg's libavutil), the two native
+ *   ones built for the run (bench/lib/native-peers.ts). A package that cannot be fetched, built or
+ *   loaded here is a MISS saying why: a row that cannot be measured never passes.
  * - LZ4 block format (Unigine ms14 geometry): `lz4js` (pure JS), `lz4-wasm-nodejs` and
  *   `lz4-napi` (lz4_flex in WebAssembly / native), which read a block with its size prepended.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { lzo1xCompress, lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
 import { lz4Compress, lz4Decompress } from '../../shared/formats/unigine/lz4.ts';
 import { repoRoot } from '../../test/helpers/corpus.ts';
 import { meshLikeBytes } from './mesh-data.ts';
+import { buildNativeLzo } from './native-peers.ts';
 import type { Row } from './report.ts';
 import { median } from './timing.ts';
 
@@ -64,25 +67,25 @@ function race(ours: () => unknown, peer: () => unknown, rounds: number): { ours:
 function rowsFor(subject: string, raw: Uint8Array, oursDecode: () => Uint8Array, peers: Peer[], rounds: number): Row[] {
   const rows: Row[] = [];
   for (const p of peers) {
-    const base = { section: 'compression' as const, subject, input: `${(raw.length / 1e6).toFixed(0)} MB model-like`, bytes: raw.length, metric: `ours vs ${p.name}`, unit: 'x' as const };
+    const base = { section: 'compression' as const, subject, input: `${(raw.length / 1e6).toFixed(0)} MB model-like`, bytes: raw.length, metric: `ours vs ${p.name}`, unit: 'x' as const, target: 'measured side by side' };
     if (!p.decode) {
-      rows.push({ ...base, value: null, verdict: '-', note: `${p.name} not measured: ${p.missing}` });
+      rows.push({ ...base, value: null, verdict: 'MISS', note: `${p.name} not measured: ${p.missing}` });
       continue;
     }
     let out: Uint8Array;
     try {
       out = p.decode();
     } catch (e) {
-      rows.push({ ...base, value: null, verdict: '-', note: `${p.name} failed on the stream: ${(e as Error).message}` });
+      rows.push({ ...base, value: null, verdict: 'MISS', note: `${p.name} failed on the stream: ${(e as Error).message}` });
       continue;
     }
     if (!sameBytes(out, raw)) {
-      rows.push({ ...base, value: null, verdict: '-', note: `${p.name} gave different bytes` });
+      rows.push({ ...base, value: null, verdict: 'MISS', note: `${p.name} gave different bytes` });
       continue;
     }
     const t = race(oursDecode, p.decode, rounds);
     rows.push({
-      ...base, value: t.ratio, verdict: '-',
+      ...base, value: t.ratio, verdict: 'PASS',
       note: `speed of ours / ${p.name} (above 1: ours faster); ours ${(raw.length / 1e3 / t.ours).toFixed(0)} MB/s, ${p.name} ${(raw.length / 1e3 / t.peer).toFixed(0)} MB/s; bounds: ${p.bounds}`,
     });
   }
@@ -113,19 +116,29 @@ async function lzoPeers(stream: Uint8Array, size: number): Promise<Peer[]> {
   } catch (e) {
     peers.push({ name: 'lzo-wasm', bounds: '', missing: `could not load (${(e as Error).message.split('\n')[0]})` });
   }
-  // Why each native package is not a dependency (docs/compression.md has the figures measured by hand).
-  const why: Record<string, string> = {
-    lzo: 'node-gyp builds it at install time against the headers of the Node that runs npm, and a failed build (no headers, no network) fails `npm ci`; built by hand against this Node\'s headers it loads and was measured (docs/compression.md)',
-    'lzo-decompress': 'its linux-x64 prebuild links FFmpeg 4\'s libavutil.so.56, which current Debian does not ship; a source build needs FFmpeg\'s development files',
-  };
-  for (const name of ['lzo', 'lzo-decompress']) {
-    try {
-      const m = require(name) as { decompress(b: Buffer, n: number): Buffer };
-      const buf = Buffer.from(stream);
-      peers.push({ name, bounds: 'liblzo2 lzo1x_decompress_safe into a buffer of the given size', decode: () => m.decompress(buf, size) });
-    } catch (e) {
-      peers.push({ name, bounds: '', missing: `not installed or not loadable: ${why[name]} (${((e as Error).message.split('\n')[0] ?? '').slice(0, 100)})` });
+  // The native packages, built for this run in a temp folder (bench/lib/native-peers.ts).
+  const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-native-lzo-'));
+  try {
+    const built = buildNativeLzo(dir);
+    // A few bytes past the stream's end stay inside the allocation: lzo-decompress hands FFmpeg
+    // the length plus AV_LZO_INPUT_PADDING, as FFmpeg's decoder may read that far ahead.
+    const padded = Buffer.alloc(stream.length + 64);
+    padded.set(stream);
+    const buf = padded.subarray(0, stream.length);
+    const bounds: Record<string, string> = {
+      lzo: 'miniLZO lzo1x_decompress_safe (liblzo2\'s own one-file edition) into a new zero-filled Buffer of the given size per call, as its decompress() does',
+      'lzo-decompress': 'FFmpeg av_lzo1x_decode into a new buffer of the given size, copied into a new Buffer per call, as its decompress() does',
+    };
+    for (const name of ['lzo', 'lzo-decompress'] as const) {
+      const b = built[name];
+      if (b.decompress) {
+        const decompress = b.decompress;
+        peers.push({ name, bounds: bounds[name]!, decode: () => decompress(buf, size) });
+      } else peers.push({ name, bounds: '', missing: b.missing! });
     }
+  } finally {
+    // The loaded .node files stay mapped; removing their folder does not unload them.
+    rmSync(dir, { recursive: true, force: true });
   }
   return peers;
 }

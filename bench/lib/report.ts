@@ -19,7 +19,7 @@ export interface Row {
   metric: string;
   /** The figure: MB/s for throughput, bytes for memory, seconds for latency. */
   value: number | null;
-  unit: 'MB/s' | 'bytes' | 's' | 'x';
+  unit: 'MB/s' | 'bytes' | 's' | 'x' | 'count';
   /** value / memcpy MB/s at the same size (throughput rows only). */
   vsMemcpy?: number;
   /** The target in words, e.g. `>= 1000 MB/s`, `<= 2N+64MB = 380 MB`. */
@@ -46,6 +46,8 @@ function fmtValue(r: Row): string {
       return r.value < 1 ? `${(r.value * 1000).toFixed(1)} ms` : `${r.value.toFixed(2)} s`;
     case 'x':
       return `${r.value.toFixed(2)}x`;
+    case 'count':
+      return `${r.value >= 0 ? '+' : ''}${Number.isInteger(r.value) ? r.value : r.value.toFixed(2)}`;
   }
 }
 

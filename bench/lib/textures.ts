@@ -132,11 +132,22 @@ export function benchTextures(plan: TimingPlan, quick: boolean, log: (s: string)
     candidates.push({ name: 'dxt-js range fit', encode: () => squish.compress(pic, side, side, squish.flags.DXT1 | squish.flags.ColourRangeFit) });
     candidates.push({ name: 'dxt-js cluster fit', encode: () => squish.compress(pic, side, side, squish.flags.DXT1 | squish.flags.ColourClusterFit) });
   }
+  const psnr: { name: string; db: number }[] = [];
   for (const c of candidates) {
     const once = { warmup: 0, runs: 1, minRunMs: 0 };
     const s = timeIt(c.encode, c.name.includes('cluster') || quick ? once : encodeRuns);
-    rows.push({ section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: c.name, value: s, unit: 's', verdict: '-', note: `RGB RMSE ${rmse(c.encode())}` });
+    const e = Number(rmse(c.encode()));
+    psnr.push({ name: c.name, db: 20 * Math.log10(255 / e) });
+    rows.push({ section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: c.name, value: s, unit: 's', verdict: '-', note: `RGB RMSE ${e.toFixed(2)}, PSNR ${psnr[psnr.length - 1]!.db.toFixed(2)} dB` });
   }
+  // Issue 26, goal 6: our encoder's quality at least that of the best npm encoder measured beside it.
+  const [ours, ...peers] = psnr;
+  const best = peers.reduce<{ name: string; db: number } | undefined>((a, b) => (!a || b.db > a.db ? b : a), undefined);
+  rows.push({
+    section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: 'PSNR ours - best npm encoder', value: best ? ours!.db - best.db : null, unit: 'count',
+    target: '>= 0 dB', verdict: best && ours!.db >= best.db ? 'PASS' : 'MISS',
+    note: best ? `ours ${ours!.db.toFixed(2)} dB, best npm encoder (${best.name}) ${best.db.toFixed(2)} dB against the source picture; the value is in dB` : 'not measured: no npm DXT encoder to compare with (dxt-js is a dev dependency)',
+  });
   if (!squish) rows.push({ section: 'texture', subject: 'BC1 encode', input: `${side}x${side} generated, top level`, bytes: pic.length, metric: 'dxt-js', value: null, unit: 's', verdict: 'MISS', note: 'not measured: dxt-js is not installed (a dev dependency)' });
   return rows;
 }

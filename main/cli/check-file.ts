@@ -30,6 +30,7 @@ export interface CheckResult {
 }
 
 type TextureModule = typeof import('../../shared/formats/texture/index.ts');
+type TextureBudget = typeof import('../../shared/formats/texture/budget.ts').textureBudget;
 
 export interface CheckJob {
   abs: string;
@@ -141,7 +142,7 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     // would pay for nothing.
     if (!recognisesModel(data)) {
       const texture = await import('../../shared/formats/texture/index.ts');
-      if (texture.probeTexture(data, nameOf(job))) return checkTexture(texture, job, data, t0);
+      if (texture.probeTexture(data, nameOf(job))) return checkTexture(texture, (await import('../../shared/formats/texture/budget.ts')).textureBudget, job, data, t0);
     }
     const codec = await codecFor(data, nameOf(job));
     format = codec.id;
@@ -169,10 +170,12 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
  * `pixels: false`: DXT blocks are not turned into pictures, which cannot fail and cost a quarter
  * of the run), then written back and compared byte for byte.
  */
-function checkTexture(texture: TextureModule, job: CheckJob, data: Uint8Array, t0: number): CheckResult {
+function checkTexture(texture: TextureModule, budgetOf: TextureBudget, job: CheckJob, data: Uint8Array, t0: number): CheckResult {
   const { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } = texture;
-  const base = { file: job.file, format: `texture-${probeTexture(data, nameOf(job))}`, bytes: data.length };
-  return withBudget(MemoryBudget.forInput(data.length), () => {
+  const kind = probeTexture(data, nameOf(job));
+  const base = { file: job.file, format: `texture-${kind}`, bytes: data.length };
+  // A texture's budget follows its declared size (a small LZO PAA can hold 4096x4096), or --max-memory.
+  return withBudget(budgetOf(data, kind, job.maxMemory), () => {
     const doc = decodeTexture(data, nameOf(job));
     const version = textureInfo(doc, data.length).type;
     const problem = validateTexture(doc, { pixels: false }).find((p) => p.severity === 'error');

@@ -1,10 +1,9 @@
 /**
- * Worker thread of `lodsmith check`: receives jobs, answers with results, one at a time. It is
- * started once per thread and keeps every codec it has loaded for the files that follow.
+ * Worker thread of `lodsmith check`: takes files from the shared queue (check-queue.ts) until it
+ * is empty. It is started once per thread and keeps every codec it has loaded for the files that
+ * follow.
  */
-import { parentPort } from 'node:worker_threads';
-import { checkFile, type CheckJob } from './check-file.ts';
+import { checkFile } from './check-file.ts';
+import { serveQueue } from './check-queue.ts';
 
-parentPort?.on('message', (job: CheckJob) => {
-  void checkFile(job).then((r) => parentPort!.postMessage(r));
-});
+void serveQueue(checkFile);

@@ -10,11 +10,23 @@ import type { OutlineNode } from '../../shared/model/outline.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
+import type { FormatCodec } from '../../shared/formats/index.ts';
 
-function labelOf(cmd: EditCommand): string {
+/** A raw field key as words, when the schema gives no label: `spotCutoff` -> `spot cutoff`. */
+function words(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+}
+
+/** How a step names the field a `set` writes: the schema's label, else the key in words, with its element. */
+type FieldNamer = (path: NodePath) => string | undefined;
+
+function labelOf(cmd: EditCommand, fieldName?: FieldNamer): string {
   if (cmd.label) return cmd.label;
   switch (cmd.op) {
-    case 'set': return `Set ${String(cmd.path[cmd.path.length - 1] ?? 'value')}`;
+    case 'set': {
+      const key = cmd.path[cmd.path.length - 1];
+      return `Set ${fieldName?.(cmd.path) ?? (typeof key === 'number' ? `element ${key}` : words(String(key ?? 'value')))}`;
+    }
     case 'insert': return 'Add';
     case 'remove': return 'Remove';
     case 'move': return 'Move';
@@ -22,29 +34,54 @@ function labelOf(cmd: EditCommand): string {
   }
 }
 
-/** Names a document's node for an undo step: `material ground`, `proxy item Left arm`. */
+/**
+ * Names a document's node for an undo step: `material ground`, `proxy item Left arm`. An item
+ * whose name a sibling shares (six Omni lights) also gets its index, as the tree shows it:
+ * `light 3 (Omni)`.
+ */
 export function nodeTitle(outline: OutlineNode | undefined, path: NodePath, withKind = true): string | undefined {
   if (!outline) return undefined;
   let best: OutlineNode | undefined;
-  const walk = (n: OutlineNode) => {
+  let parent: OutlineNode | undefined;
+  const walk = (n: OutlineNode, up: OutlineNode | undefined) => {
     if (n.path.length <= path.length && n.path.every((k, i) => k === path[i])) {
-      if (!best || n.path.length >= best.path.length) best = n;
-      for (const c of n.children ?? []) walk(c);
+      if (!best || n.path.length >= best.path.length) {
+        best = n;
+        parent = up;
+      }
+      for (const c of n.children ?? []) walk(c, n);
     }
   };
-  walk(outline);
+  walk(outline, undefined);
   if (!best || best.path.length === 0) return undefined;
-  const name = best.label && best.label !== best.name ? best.label : best.name;
-  return withKind && best.kind && !name.toLowerCase().startsWith(best.kind) ? `${best.kind} ${name}` : name;
+  const display = (n: OutlineNode) => (n.label && n.label !== n.name ? n.label : n.name);
+  const name = display(best);
+  const index = best.path[best.path.length - 1];
+  const shared = typeof index === 'number' && (parent?.children ?? []).some((c) => c !== best && display(c) === name);
+  const kind = withKind && best.kind && !name.toLowerCase().startsWith(best.kind) ? best.kind : '';
+  if (shared) return `${kind ? `${kind} ` : ''}${index}${name !== best.name ? ` (${name})` : ''}`;
+  return kind ? `${kind} ${name}` : name;
+}
+
+/** The label of the field at `path` as the inspector shows it (its schema label, else its key in words). */
+function fieldLabel(codec: FormatCodec, tree: object, path: NodePath): string | undefined {
+  try {
+    const ins = codec.inspect(tree, path.slice(0, -1));
+    const f = ins?.fields.find((x) => x.path.length === path.length && x.path.every((k, i) => k === path[i]));
+    return f ? (f.label ?? words(f.name)) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * The name of an undo step. A label the editor gave wins; otherwise it is made from the command
- * and the node it touches ("Set diffuse of material ground").
+ * The name of an undo step. A label the editor gave wins; otherwise it is made from the command,
+ * the field's label and the node it touches ("Set diffuse of material ground", "Set style of
+ * light 3 (Omni)").
  */
-function stepName(cmd: EditCommand, outline: OutlineNode | undefined): string {
+function stepName(cmd: EditCommand, outline: OutlineNode | undefined, fieldName?: FieldNamer): string {
   if (cmd.label) return cmd.label;
-  const base = labelOf(cmd);
+  const base = labelOf(cmd, fieldName);
   if (cmd.op === 'batch') return base;
   const title = nodeTitle(outline, cmd.op === 'set' ? cmd.path.slice(0, -1) : cmd.path);
   if (!title) return base;
@@ -55,7 +92,6 @@ function stepName(cmd: EditCommand, outline: OutlineNode | undefined): string {
     case 'move': return `Reorder ${title}`;
   }
 }
-
 
 export class DocumentHistory {
   private readonly s: DocumentStore;
@@ -90,7 +126,7 @@ export class DocumentHistory {
       top.command = command;
       top.seq = this.s.nextSeq++;
     } else {
-      d.undo.push({ command, inverse, label: stepName(command, d.outline), seq: this.s.nextSeq++ });
+      d.undo.push({ command, inverse, label: stepName(command, d.outline, (p) => fieldLabel(d.codec, d.tree, p)), seq: this.s.nextSeq++ });
     }
     d.redo = [];
   }

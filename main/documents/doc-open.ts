@@ -6,7 +6,7 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DocId, DocSnapshot, FileEntry } from '../../shared/ipc/contract.ts';
-import { allFormats } from '../../shared/formats/index.ts';
+import { allFormats, playsOn } from '../../shared/formats/index.ts';
 import type { AnimationClip } from '../../shared/scene/scene.ts';
 import { matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
@@ -82,7 +82,7 @@ export class DocumentOpening {
       return undefined;
     }
     if (!clips.length) return undefined;
-    const exts = new Set(allFormats().filter((c) => c.animation?.role === 'model').flatMap((c) => c.extensions));
+    const exts = new Set(allFormats().filter((c) => playsOn(d.codec, c)).flatMap((c) => c.extensions));
     if (!d.abs) return undefined;
     let entries: FileEntry[];
     try {

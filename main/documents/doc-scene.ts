@@ -198,7 +198,8 @@ export class DocumentScenes {
   async animationCandidates(id: DocId): Promise<{ path: string; fileName: string; matched: number; total: number }[]> {
     const d = this.s.get(id);
     const model = this.ownScene(d);
-    const exts = new Set(allFormats().filter((c) => c.animation?.role === 'clips').flatMap((c) => c.extensions));
+    // Animation formats limited to some model formats (`playsOn`) are offered to those only.
+    const exts = new Set(allFormats().filter((c) => c.animation?.role === 'clips' && (c.animation.playsOn?.includes(d.codec.id) ?? true)).flatMap((c) => c.extensions));
     if (!d.abs) return [];
     let entries: FileEntry[];
     try {

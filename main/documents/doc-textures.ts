@@ -118,7 +118,7 @@ export class DocumentTextures {
 
   async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
     const embedded = this.embeddedTextures(d).get(name);
-    if (embedded) return this.pictures.browserImage(embedded, name);
+    if (embedded) return this.pictures.browserImage(embedded, name, d.maxMemory);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -134,7 +134,7 @@ export class DocumentTextures {
       return null;
     }
     try {
-      return await this.pictures.file(abs);
+      return await this.pictures.file(abs, d.maxMemory);
     } catch {
       return null;
     }

@@ -18,6 +18,8 @@ import type { Inspection } from '../../shared/model/outline.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import type { Scene, UpAxis } from '../../shared/scene/scene.ts';
 import type { PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../shared/formats/texture/extensions.ts';
+import { allFormats } from '../../shared/formats/index.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import type { PathPolicy } from './path-policy.ts';
 import { MAX_TEXTURE_ROOTS } from './settings.ts';
@@ -236,6 +238,11 @@ export class DocumentService {
     return this.gltf.replaceFromGltf(id, path, bytes, name);
   }
 
+  /** What the host opens: every registered format's extensions, then the game textures'. */
+  openableExtensions(): string[] {
+    return [...new Set([...allFormats().flatMap((c) => c.extensions), ...GAME_TEXTURE_EXTENSIONS])];
+  }
+
   /** The formats "New from glTF" can make (extension and label). */
   importTargets(): { extension: string; label: string }[] {
     return this.gltf.importTargets();
@@ -261,16 +268,16 @@ export class DocumentService {
     return this.textures.texture(id, name);
   }
 
-  readTexture(userPath: string, mip: number): Promise<TextureView> {
-    return this.files.readTexture(userPath, mip);
+  readTexture(userPath: string, mip: number, maxMemory?: number): Promise<TextureView> {
+    return this.files.readTexture(userPath, mip, maxMemory);
   }
 
-  replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
-    return this.files.replaceTexture(userPath, png, format);
+  replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat, maxMemory?: number): Promise<TextureView> {
+    return this.files.replaceTexture(userPath, png, format, maxMemory);
   }
 
-  undoTextureReplace(userPath: string): Promise<TextureView> {
-    return this.files.undoTextureReplace(userPath);
+  undoTextureReplace(userPath: string, maxMemory?: number): Promise<TextureView> {
+    return this.files.undoTextureReplace(userPath, maxMemory);
   }
 
 

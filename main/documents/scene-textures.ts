@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { withBudget } from '../../shared/binary/budget.ts';
+import { textureBudget } from '../../shared/formats/texture/budget.ts';
 import { isDecodeError } from '../../shared/errors.ts';
 import { decodeTexture, decodeTextureMip, probeTexture, type RgbaImage } from '../../shared/formats/texture/index.ts';
 import { isOpaque } from '../../shared/formats/texture/image.ts';
@@ -194,7 +195,7 @@ export function readTexturePicture(path: string, maxMemory?: number): { image: R
   if (st.size > MAX_TEXTURE_FILE) throw new Error(`${st.size} bytes is larger than any texture`);
   const b = readFileSync(path);
   const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  return withBudget(MemoryBudget.forInput(bytes.length, maxMemory), () => {
+  return withBudget(textureBudget(bytes, probeTexture(bytes, path), maxMemory), () => {
     const doc = decodeTexture(bytes, path);
     const flag = doc.kind === 'paa' ? findTag(doc, 'FLAG')?.data[0] : undefined;
     return { image: decodeTextureMip(doc, 0), alphaTest: flag === 2 };
@@ -218,7 +219,7 @@ export function attachSceneTextures(scene: Scene, modelPath: string, opts: Textu
       const kind = probeTexture(m.textureData, m.texture ?? '');
       if (kind && kind !== 'png' && kind !== 'jpeg') {
         try {
-          m.textureData = encodePng(withBudget(MemoryBudget.forInput(m.textureData.length, opts.maxMemory), () => decodeTextureMip(decodeTexture(m.textureData!, m.texture ?? ''), 0)));
+          m.textureData = encodePng(withBudget(textureBudget(m.textureData, kind, opts.maxMemory), () => decodeTextureMip(decodeTexture(m.textureData!, m.texture ?? ''), 0)));
         } catch (e) {
           report.broken.push({ material: m.name, path: '(embedded)', reason: isDecodeError(e) ? e.message : String(e) });
           delete m.textureData;

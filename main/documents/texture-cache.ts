@@ -6,7 +6,8 @@
  * modification time, so reopening a model or rebuilding its preview decodes nothing twice.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { withBudget } from '../../shared/binary/budget.ts';
+import { textureBudget } from '../../shared/formats/texture/budget.ts';
 import { decodeTexture, decodeTextureMip, probeTexture } from '../../shared/formats/texture/index.ts';
 import { encodePng } from '../../shared/formats/texture/png.ts';
 import { decodeDds } from '../../shared/formats/texture/dds.ts';
@@ -53,14 +54,17 @@ const MAX_ENTRIES = 64;
 export class TexturePictureCache {
   private readonly entries = new Map<string, Promise<Uint8Array | null>>();
 
-  /** Image bytes for a texture file, or null when it is not a texture that decodes. */
-  file(abs: string): Promise<Uint8Array | null> {
+  /**
+   * Image bytes for a texture file, or null when it is not a texture that decodes. `maxMemory`
+   * is the document's Memory limit (default: the texture's own budget, shared/formats/texture/budget.ts).
+   */
+  file(abs: string, maxMemory?: number): Promise<Uint8Array | null> {
     return stat(abs).then((st) => {
       if (!st.isFile() || st.size > MAX_FILE) return null;
-      const key = `${abs}\u0000${st.size}\u0000${st.mtimeMs}`;
+      const key = `${abs}\u0000${st.size}\u0000${st.mtimeMs}\u0000${maxMemory ?? ''}`;
       let p = this.entries.get(key);
       if (!p) {
-        p = readFile(abs).then((b) => this.browserImage(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), abs)).catch(() => null);
+        p = readFile(abs).then((b) => this.browserImage(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), abs, maxMemory)).catch(() => null);
         this.entries.set(key, p);
         if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       }
@@ -69,19 +73,19 @@ export class TexturePictureCache {
   }
 
   /** The bytes themselves when a browser shows them, DXT blocks, else the top mip as PNG (null when undecodable). */
-  browserImage(bytes: Uint8Array, name: string): Uint8Array | null {
+  browserImage(bytes: Uint8Array, name: string, maxMemory?: number): Uint8Array | null {
     const kind = probeTexture(bytes, name);
     // Pictures the browser reads, and anything unrecognised (the browser has the last word on
     // those), go as they are.
     if (!kind || kind === 'png' || kind === 'jpeg' || kind === 'bmp') return bytes;
     try {
-      const blocks = withBudget(MemoryBudget.forInput(bytes.length), () => blockLevels(bytes, name));
+      const blocks = withBudget(textureBudget(bytes, kind, maxMemory), () => blockLevels(bytes, name));
       if (blocks) return packBlockTexture(blocks);
     } catch {
       return null;
     }
     try {
-      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+      return withBudget(textureBudget(bytes, kind, maxMemory), () => {
         const doc = decodeTexture(bytes, name);
         // The PAA's word on its alpha crosses with the picture, as it does with DXT blocks.
         const alpha = doc.kind === 'paa' ? flagAlpha(findTag(doc, 'FLAG')?.data[0]) : undefined;

@@ -5,8 +5,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { TextureView } from '../../shared/ipc/contract.ts';
-import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
-import { decodeTexture, decodeTextureMip, isTextureName, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
+import { BUDGET_FACTOR, defaultBudgetBytes, MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { textureBudget } from '../../shared/formats/texture/budget.ts';
+import { decodeTexture, decodeTextureMip, isTextureName, probeTexture, textureInfo, textureMipCount } from '../../shared/formats/texture/index.ts';
 import { createPaa, encodePaa, type PaaWriteFormat } from '../../shared/formats/texture/paa.ts';
 import { decodeDds } from '../../shared/formats/texture/dds.ts';
 import { decodeTga } from '../../shared/formats/texture/tga.ts';
@@ -23,20 +24,24 @@ export class TextureFiles {
     this.s = s;
   }
 
-  /** A texture file on its own: info and one mip as PNG (the texture view). */
-  async readTexture(userPath: string, mip: number): Promise<TextureView> {
+  /**
+   * A texture file on its own: info and one mip as PNG (the texture view). `maxMemory` is the
+   * editor's Memory limit, which the view's error banner points to (default: the texture's own
+   * budget, bounded by its declared size: shared/formats/texture/budget.ts).
+   */
+  async readTexture(userPath: string, mip: number, maxMemory?: number): Promise<TextureView> {
     const abs = await this.s.paths.resolve(userPath, 'read');
     if (!isTextureName(abs)) fail('invalid', `${basename(abs)} is not a texture (.paa, .pac, .dds, .tga)`);
     const st = await stat(abs);
     if (st.size > (this.s.opts.maxFileBytes ?? 1024 ** 3)) fail('invalid', `${basename(abs)} is too large`);
     const bytes = new Uint8Array(await readFile(abs));
-    const v = this.textureView(abs, bytes, mip);
+    const v = this.textureView(abs, bytes, mip, maxMemory);
     return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 
-  private textureView(abs: string, bytes: Uint8Array, mip: number): TextureView {
+  private textureView(abs: string, bytes: Uint8Array, mip: number, maxMemory?: number): TextureView {
     try {
-      return withBudget(MemoryBudget.forInput(bytes.length), () => {
+      return withBudget(textureBudget(bytes, probeTexture(bytes, basename(abs)), maxMemory), () => {
         const doc = decodeTexture(bytes, basename(abs));
         const info = textureInfo(doc, bytes.length);
         const m = Math.min(mip, textureMipCount(doc) - 1);
@@ -58,7 +63,7 @@ export class TextureFiles {
    * (`format` or DXT1/DXT5 by alpha), DDS and TGA in the original's own format (rewrite.ts). The
    * bytes the file had are kept so the replace can be undone (one step per replace).
    */
-  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat): Promise<TextureView> {
+  async replaceTexture(userPath: string, png: Uint8Array, format?: PaaWriteFormat, maxMemory?: number): Promise<TextureView> {
     const abs = await this.s.paths.resolve(userPath, 'write');
     const ext = extname(abs).toLowerCase();
     if (!['.paa', '.pac', '.dds', '.tga'].includes(ext)) fail('invalid', 'only .paa, .pac, .dds and .tga textures can be replaced from a PNG');
@@ -71,7 +76,11 @@ export class TextureFiles {
     }
     let out: Uint8Array;
     try {
-      out = withBudget(MemoryBudget.forInput(png.length + before.length), () => {
+      // The PNG's declared size bounds the work, as for any texture; the Memory limit when set.
+      const budget = maxMemory !== undefined
+        ? new MemoryBudget(maxMemory)
+        : new MemoryBudget(Math.max(defaultBudgetBytes(png.length + before.length), textureBudget(png, 'png').limit + before.length * BUDGET_FACTOR));
+      out = withBudget(budget, () => {
         const img = decodePng(png);
         if (ext === '.dds') return replaceDds(decodeDds(before), img);
         if (ext === '.tga') return replaceTga(decodeTga(before), img);
@@ -88,11 +97,11 @@ export class TextureFiles {
     this.textureUndo.delete(abs);
     this.textureUndo.set(abs, stack);
     if (this.textureUndo.size > 8) this.textureUndo.delete(this.textureUndo.keys().next().value!);
-    return this.textureViewWithUndo(abs, out);
+    return this.textureViewWithUndo(abs, out, maxMemory);
   }
 
   /** Writes back the bytes a texture file had before its last replace, if it still holds what that replace wrote. */
-  async undoTextureReplace(userPath: string): Promise<TextureView> {
+  async undoTextureReplace(userPath: string, maxMemory?: number): Promise<TextureView> {
     const abs = await this.s.paths.resolve(userPath, 'write');
     const stack = this.textureUndo.get(abs);
     const top = stack?.[stack.length - 1];
@@ -110,11 +119,11 @@ export class TextureFiles {
     await atomicWriteFile(abs, top.before, { io: this.s.opts.io });
     stack.pop();
     if (!stack.length) this.textureUndo.delete(abs);
-    return this.textureViewWithUndo(abs, top.before);
+    return this.textureViewWithUndo(abs, top.before, maxMemory);
   }
 
-  private textureViewWithUndo(abs: string, bytes: Uint8Array): TextureView {
-    const v = this.textureView(abs, bytes, 0);
+  private textureViewWithUndo(abs: string, bytes: Uint8Array, maxMemory?: number): TextureView {
+    const v = this.textureView(abs, bytes, 0, maxMemory);
     return this.textureUndo.get(abs)?.length ? { ...v, undo: `Replace ${basename(abs)} from PNG` } : v;
   }
 }

@@ -22,7 +22,7 @@ type Handlers = { [C in InvokeChannel]: (req: Req<C>) => Promise<Res<C>> | Res<C
 
 function handlers(svc: DocumentService, platform: Platform): Handlers {
   return {
-    'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots(), importTargets: svc.importTargets() }),
+    'app:info': () => ({ version: platform.version, host: platform.host, sample: svc.samplePath() ? svc.paths.display(svc.samplePath()!) : null, roots: platform.roots(), importTargets: svc.importTargets(), extensions: svc.openableExtensions() }),
     'app:recent': () => svc.recentFiles(),
     'settings:get': () => svc.getSettings(),
     'settings:set': (r) => svc.setSettings(r),
@@ -55,9 +55,9 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:attachAnimation': (r) => svc.attachAnimation(r.id, r.path),
     'doc:detachAnimation': (r) => svc.detachAnimation(r.id, r.index),
     'doc:animationCandidates': (r) => svc.animationCandidates(r.id),
-    'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0),
-    'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format),
-    'texture:undo': (r) => svc.undoTextureReplace(r.path),
+    'texture:read': (r) => svc.readTexture(r.path, r.mip ?? 0, r.maxMemory),
+    'texture:replace': (r) => svc.replaceTexture(r.path, r.png, r.format, r.maxMemory),
+    'texture:undo': (r) => svc.undoTextureReplace(r.path, r.maxMemory),
     'doc:newFromGltf': (r) => svc.newFromGltf(r.bytes, r.name, r.path, { version: r.version, anim: r.anim }),
     'doc:replaceFromGltf': (r) => svc.replaceFromGltf(r.id, r.path, r.bytes, r.name),
   };

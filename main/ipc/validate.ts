@@ -19,6 +19,8 @@ const nonEmpty = text.min(1);
 const docId = z.string().min(1).max(128);
 const nodePath = z.array(z.union([z.string().max(MAX_TEXT), z.number().int().nonnegative()])).max(MAX_PATH_SEGMENTS).readonly();
 const bytes = z.instanceof(Uint8Array);
+/** The editor's Memory limit in bytes: 1 MiB to 64 GiB. */
+const memoryLimit = z.number().int().min(1 << 20).max(64 * 1024 ** 3);
 const label = text.optional();
 const gesture = z.string().max(128).optional();
 
@@ -68,7 +70,7 @@ export const requestSchemas = {
   'dialog:open': none,
   'dialog:save': z.object({ suggested: text }),
   // The decoding memory setting: 1 MiB to 64 GiB.
-  'doc:open': z.object({ path: nonEmpty, maxMemory: z.number().int().min(1 << 20).max(64 * 1024 ** 3).optional() }),
+  'doc:open': z.object({ path: nonEmpty, maxMemory: memoryLimit.optional() }),
   'doc:openSample': none,
   'doc:list': none,
   'doc:close': byId,
@@ -94,9 +96,9 @@ export const requestSchemas = {
   'doc:attachAnimation': z.object({ id: docId, path: nonEmpty }),
   'doc:detachAnimation': z.object({ id: docId, index: z.number().int().nonnegative() }),
   'doc:animationCandidates': byId,
-  'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional() }),
-  'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional() }),
-  'texture:undo': z.object({ path: nonEmpty }),
+  'texture:read': z.object({ path: nonEmpty, mip: z.number().int().min(0).max(31).optional(), maxMemory: memoryLimit.optional() }),
+  'texture:replace': z.object({ path: nonEmpty, png: bytes, format: z.enum(['dxt1', 'dxt5', 'argb8888']).optional(), maxMemory: memoryLimit.optional() }),
+  'texture:undo': z.object({ path: nonEmpty, maxMemory: memoryLimit.optional() }),
   'doc:newFromGltf': z.object({ bytes, name: nonEmpty, path: nonEmpty, version: text.optional(), anim: text.optional() }),
   'doc:replaceFromGltf': z.object({ id: docId, path: nodePath, bytes, name: nonEmpty }),
 } satisfies { [C in InvokeChannel]: z.ZodType };

@@ -7,6 +7,7 @@
 import type { AppError, DocSnapshot, EventChannel, EventMap, InvokeChannel, LodsmithApi, Req, Res, Result } from '../../shared/ipc/contract.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { capabilitiesOf } from '../../shared/formats/registry.ts';
+import { GAME_TEXTURE_EXTENSIONS } from '../../shared/formats/texture/extensions.ts';
 import { applyCommand, canMerge, type EditCommand } from '../../shared/model/commands.ts';
 import { getAt } from '../../shared/model/path.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
@@ -131,7 +132,7 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
 
   const settings = { textureRoots: [] as string[] };
   const handlers: { [C in InvokeChannel]: (req: Req<C>) => Res<C> } = {
-    'app:info': () => ({ version: 'fake', host: 'browser', sample: opts.sample ?? null, roots: ['.'], importTargets: opts.codecs.flatMap((c) => (c.gltf ? [{ extension: c.gltf.extension, label: c.gltf.label }] : [])) }),
+    'app:info': () => ({ version: 'fake', host: 'browser', sample: opts.sample ?? null, roots: ['.'], importTargets: opts.codecs.flatMap((c) => (c.gltf ? [{ extension: c.gltf.extension, label: c.gltf.label }] : [])), extensions: [...opts.codecs.flatMap((c) => c.extensions), ...GAME_TEXTURE_EXTENSIONS] }),
     'app:recent': () => [],
     // Settings last as long as the fake (no texture files to find in memory anyway).
     'settings:get': () => ({ textureRoots: [...settings.textureRoots] }),

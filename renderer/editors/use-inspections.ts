@@ -6,18 +6,18 @@ import { shallowRef, watch, type ShallowRef } from 'vue';
 import type { InspectField, Inspection } from '../../shared/model/outline.ts';
 import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { useDocs } from '../stores/use-docs.ts';
+import { latestAnswer } from '../lib/latest-answer.ts';
 
 export function useInspections(paths: () => NodePath[]): ShallowRef<Map<string, Inspection>> {
   const docs = useDocs();
   const out = shallowRef(new Map<string, Inspection>());
-  let seq = 0;
+  const answers = latestAnswer();
   watch(
     () => [docs.active?.id, docs.active?.revision, paths().map(pathKey).join('|')],
     async () => {
-      const my = ++seq;
       const list = paths();
-      const results = await Promise.all(list.map((p) => docs.inspect(p)));
-      if (my !== seq) return;
+      const results = await answers.take(Promise.all(list.map((p) => docs.inspect(p))));
+      if (results === answers.stale) return;
       const m = new Map<string, Inspection>();
       list.forEach((p, i) => {
         const r = results[i];

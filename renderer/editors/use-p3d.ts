@@ -6,16 +6,16 @@ import { computed, ref, watch, type Ref } from 'vue';
 import type { EditorQuery, P3dLodEntry } from '../../shared/model/editor-query.ts';
 import { useDocs } from '../stores/use-docs.ts';
 import { useView } from '../stores/use-view.ts';
+import { latestAnswer } from '../lib/latest-answer.ts';
 
 export function useP3dLods() {
   const docs = useDocs();
   const view = useView();
   const lods = ref<P3dLodEntry[]>([]);
-  let seq = 0;
+  const answers = latestAnswer();
   watch(() => [docs.active?.id, docs.active?.revision], async () => {
-    const my = ++seq;
-    const r = await docs.query<P3dLodEntry[]>({ kind: 'p3d-lods' });
-    if (my === seq) lods.value = r ?? [];
+    const r = await answers.take(docs.query<P3dLodEntry[]>({ kind: 'p3d-lods' }));
+    if (r !== answers.stale) lods.value = r ?? [];
   }, { immediate: true });
   /** The viewport's LOD (its label), else the finest visual LOD, else the first. */
   const lod = computed<number>({
@@ -38,11 +38,10 @@ export function useP3dLods() {
 export function useP3dView<T>(lod: Ref<number>, make: (lod: number) => EditorQuery): Ref<T | null> {
   const docs = useDocs();
   const out = ref<T | null>(null) as Ref<T | null>;
-  let seq = 0;
+  const answers = latestAnswer();
   watch(() => [docs.active?.id, docs.active?.revision, lod.value], async () => {
-    const my = ++seq;
-    const r = await docs.query<T>(make(lod.value));
-    if (my === seq) out.value = r;
+    const r = await answers.take(docs.query<T>(make(lod.value)));
+    if (r !== answers.stale) out.value = r;
   }, { immediate: true });
   return out;
 }

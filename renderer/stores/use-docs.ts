@@ -13,6 +13,7 @@ import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
 import { useSettings } from './use-settings.ts';
 import { ancestry, findNode } from '../lib/tree-model.ts';
+import { latestAnswer } from '../lib/latest-answer.ts';
 
 export interface ShownError {
   /** What the user was doing: "Open failed", "Save failed"... */
@@ -102,21 +103,27 @@ export const useDocs = defineStore('docs', () => {
 
   /** A texture file opened on its own (shown in the texture view, not as a document). */
   const textureView = ref<TextureView | null>(null);
+  /** The status bar's Memory limit as a request field (none: the default budget). */
+  function memoryLimit(): { maxMemory?: number } {
+    const maxMemory = useSettings().maxMemoryBytes;
+    return maxMemory !== undefined ? { maxMemory } : {};
+  }
   async function openTexture(path: string, mip = 0): Promise<void> {
-    const v = await call('texture:read', { path, mip }, `Could not open ${path}`);
+    // The Memory limit the texture view's error banner points to applies here too.
+    const v = await call('texture:read', { path, mip, ...memoryLimit() }, `Could not open ${path}`);
     if (v) textureView.value = v;
   }
   async function replaceTexture(png: Uint8Array, format?: 'dxt1' | 'dxt5' | 'argb8888'): Promise<void> {
     const cur = textureView.value;
     if (!cur) return;
-    const v = await call('texture:replace', { path: cur.path, png, ...(format ? { format } : {}) }, `Could not replace ${cur.fileName}`);
+    const v = await call('texture:replace', { path: cur.path, png, ...(format ? { format } : {}), ...memoryLimit() }, `Could not replace ${cur.fileName}`);
     if (v) textureView.value = v;
   }
   /** Undoes the last "Replace from PNG" of the open texture (the file gets its old bytes back). */
   async function undoTextureReplace(): Promise<void> {
     const cur = textureView.value;
     if (!cur?.undo) return;
-    const v = await call('texture:undo', { path: cur.path }, `Could not undo the replace of ${cur.fileName}`);
+    const v = await call('texture:undo', { path: cur.path, ...memoryLimit() }, `Could not undo the replace of ${cur.fileName}`);
     if (v) textureView.value = v;
   }
   function closeTexture(): void {
@@ -200,18 +207,18 @@ export const useDocs = defineStore('docs', () => {
     else u.expanded.delete(key);
   }
 
-  let inspectSeq = 0;
+  const inspectAnswers = latestAnswer();
   async function refreshInspection(): Promise<void> {
     const d = active.value;
     const path = selectedPath.value;
-    const seq = ++inspectSeq;
+    const current = inspectAnswers.ask();
     if (!d || !path) {
       inspection.value = null;
       inspectionFor.value = '';
       return;
     }
     const res = await call('doc:inspect', { id: d.id, path }, 'Could not inspect the node', true);
-    if (seq !== inspectSeq) return;
+    if (!current()) return;
     inspection.value = res ?? null;
     inspectionFor.value = `${d.id}:${d.revision}:${pathKey(path)}`;
   }

@@ -10,6 +10,7 @@
 import * as THREE from 'three';
 import type { SceneProxy } from '../../shared/scene/scene.ts';
 import type { NodePath } from '../../shared/model/path.ts';
+import { declutter, type LabelBox } from '../lib/declutter.ts';
 
 // Violet: apart from the editors' highlight (magenta), the selection (orange), colliders (green)
 // and bones (blue and yellow).
@@ -22,10 +23,12 @@ export function proxyLabel(p: SceneProxy): string {
   return p.index !== undefined ? `${base} #${p.index}` : base;
 }
 
+interface LabelledProxy { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement; text: string; size?: { w: number; h: number } }
+
 export class ProxyMarkers {
   readonly group = new THREE.Group();
   /** Proxies with a label (markers on). */
-  private readonly items: { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement }[] = [];
+  private readonly items: LabelledProxy[] = [];
   private readonly disposables: { dispose(): void }[] = [];
   /** Every proxy with its placeholder mesh (when faces are drawn), for picking. */
   private readonly all: { proxy: SceneProxy; placeholder?: THREE.Mesh }[] = [];
@@ -89,25 +92,51 @@ export class ProxyMarkers {
       label.type = 'button';
       label.className = 'proxy-label';
       label.dataset.testid = 'proxy-label';
-      label.textContent = proxyLabel(p);
+      const text = proxyLabel(p);
+      label.textContent = text;
       label.title = `Proxy ${p.name}${p.index !== undefined ? ` (${p.index})` : ''}: select it`;
       label.addEventListener('click', () => p.source && opts.select(p.source));
       layer.append(label);
-      this.items.push({ proxy: p, obj, label });
+      this.items.push({ proxy: p, obj, label, text });
     }
   }
 
-  /** Places the model-space markers under `root` (the model's up rotation) and moves the labels. */
+  /**
+   * Places the model-space markers under `root` (the model's up rotation) and moves the labels;
+   * labels that would overlap are decluttered, nearest first.
+   */
   update(root: THREE.Matrix4, camera: THREE.Camera, width: number, height: number): void {
     this.group.matrix.copy(root);
     this.group.matrixWorldNeedsUpdate = true;
     const v = new THREE.Vector3();
+    const onScreen: { it: LabelledProxy; box: LabelBox }[] = [];
     for (const it of this.items) {
       v.set(it.proxy.matrix[12]!, it.proxy.matrix[13]!, it.proxy.matrix[14]!).applyMatrix4(root).project(camera);
       const off = v.z > 1 || v.z < -1 || Math.abs(v.x) > 1.05 || Math.abs(v.y) > 1.05;
-      it.label.style.visibility = off ? 'hidden' : '';
-      it.label.style.transform = `translate(${((v.x + 1) / 2) * width + 8}px, ${((1 - v.y) / 2) * height - 8}px)`;
+      const x = ((v.x + 1) / 2) * width + 8;
+      const y = ((1 - v.y) / 2) * height - 8;
+      it.label.style.transform = `translate(${x}px, ${y}px)`;
+      if (off) {
+        it.label.style.visibility = 'hidden';
+        continue;
+      }
+      // Measured once with its own text (the count added later does not move where it collides).
+      if (!it.size || !it.size.w) it.size = { w: it.label.offsetWidth, h: it.label.offsetHeight };
+      onScreen.push({ it, box: { x, y, w: it.size.w, h: it.size.h, depth: v.z } });
     }
+    const placed = declutter(onScreen.map((o) => o.box));
+    onScreen.forEach(({ it }, i) => {
+      const p = placed[i]!;
+      it.label.style.visibility = '';
+      // A label hidden behind a nearer one stays in the tab order and shows while it has the focus.
+      it.label.classList.toggle('cluttered', !p.shown);
+      const text = p.hidden ? `${it.text} +${p.hidden}` : it.text;
+      if (it.label.textContent !== text) {
+        it.label.textContent = text;
+        it.label.title = `Proxy ${it.proxy.name}${it.proxy.index !== undefined ? ` (${it.proxy.index})` : ''}: select it${p.hidden ? `. ${p.hidden} more proxy label${p.hidden > 1 ? 's' : ''} hidden here: zoom in, or pick in the Proxies editor` : ''}`;
+      }
+      it.label.dataset.hides = String(p.hidden);
+    });
   }
 
   /**
@@ -162,7 +191,7 @@ export class ProxyMarkers {
 
   /** Label texts and their canvas positions (screenshots that include helpers draw them). */
   labels(): { text: string; x: number; y: number }[] {
-    return this.items.filter((i) => i.label.style.visibility !== 'hidden').map((i) => {
+    return this.items.filter((i) => i.label.style.visibility !== 'hidden' && !i.label.classList.contains('cluttered')).map((i) => {
       const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(i.label.style.transform);
       return { text: i.label.textContent ?? '', x: Number(m?.[1] ?? 0), y: Number(m?.[2] ?? 0) };
     });

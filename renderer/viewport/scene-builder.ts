@@ -55,11 +55,15 @@ function blendingOf(m: SceneMaterial, mat: THREE.MeshPhongMaterial): void {
   if (m.color[3] < 0.999 && m.blending !== 'opaque' && m.blending !== undefined) mat.transparent = true;
 }
 
-/** Decodes image bytes the browser understands (PNG, JPEG, BMP, GIF, WebP). */
+/**
+ * Decodes image bytes the browser understands (PNG, JPEG, BMP, GIF, WebP), rows top first as the
+ * picture shows them: Scene UVs put v = 0 at the top row (see `SceneMesh.uvs`), so the picture is
+ * uploaded unflipped, as three.js's GLTFLoader does.
+ */
 export async function imageFromBytes(bytes: Uint8Array): Promise<ImageBitmap | null> {
   try {
     const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
-    return await createImageBitmap(blob, { imageOrientation: 'flipY' });
+    return await createImageBitmap(blob, { imageOrientation: 'from-image' });
   } catch {
     return null;
   }
@@ -186,8 +190,10 @@ const S3TC: Record<BlockTexture['format'], THREE.CompressedPixelFormat> = {
 
 /**
  * A three.js texture of a source. Block data goes to the GPU as it is (with the file's mips)
- * where S3TC is supported, else it is decoded here. Rows are top first in both, so the texture
- * matrix turns v over to match pictures (which are flipped on decode).
+ * where S3TC is supported, else it is decoded here. Pictures, blocks and decoded blocks all
+ * arrive rows top first and are uploaded that way (flipY off, no texture matrix), so v = 0 samples
+ * the top row: the Scene's UV convention, which is glTF's, so the preview and the glTF export
+ * (three.js's GLTFLoader sets flipY off too) map every texel to the same place.
  */
 function makeTexture(src: TextureSource, compressed: boolean): THREE.Texture {
   if (src.kind === 'bitmap') {
@@ -209,8 +215,6 @@ function makeTexture(src: TextureSource, compressed: boolean): THREE.Texture {
     t.minFilter = THREE.LinearMipmapLinearFilter;
   }
   t.flipY = false;
-  t.repeat.set(1, -1);
-  t.offset.set(0, 1);
   return t;
 }
 

@@ -34,29 +34,38 @@
  * - the input must not be changed while the document lives (the caller owns both);
  * - readers over other buffers (decompressed blocks, slabs) are not affected.
  */
-import { forEachMadeValue } from '../model/deferred.ts';
-import { dropRaw } from '../model/lossless.ts';
-
 export type ShareMode = 'share' | 'in-situ';
+
+/**
+ * In situ: makes the recorded moves of the arrays the finished document `doc` holds, unless one
+ * would overwrite bytes another needs (then nothing is changed and false is returned: the decode
+ * is repeated with copies). Walking the document is the model layer's work
+ * (shared/model/in-situ.ts: `settleInSitu`); the byte layer only records the moves.
+ */
+export type SettleInSitu = (doc: unknown, moves: InSituMoves) => boolean;
 
 
 /** An unaligned array placed at `to` whose `length` bytes are moved there from `from` after decoding. */
-interface Move {
+export interface Move {
   arrays: ArrayBufferView[];
   to: number;
   from: number;
   length: number;
 }
 
-interface Active {
+/** What an in-situ decode recorded: the moves to make, and the views no move may write over. */
+export interface InSituMoves {
   buffer: ArrayBufferLike;
+  moves: Move[];
+  /** Views whose bytes a deferred field reads later: no move may write over them. */
+  intact: ArrayBufferView[];
+}
+
+interface Active extends InSituMoves {
   mode: ShareMode;
   /** The input's own bytes inside `buffer` (a pooled Buffer shares its ArrayBuffer with others). */
   start: number;
   end: number;
-  moves: Move[];
-  /** Views whose bytes a deferred field reads later: no move may write over them. */
-  intact: ArrayBufferView[];
 }
 
 /** Input buffers some shared decode handed out views of (an edit must copy before it writes). */
@@ -66,16 +75,18 @@ let active: Active | undefined;
 /**
  * Runs `fn` (a decoder returning the document) so that readers over `bytes`'s ArrayBuffer hand
  * out views of it where alignment allows ('share'), or in situ as described above ('in-situ': the
- * bytes may be changed). Nesting restores the outer setting.
+ * bytes may be changed). `settle` makes an in-situ decode's moves over the finished document;
+ * without it the moves are never made and an in-situ decode that needed one is repeated with
+ * copies. Nesting restores the outer setting.
  */
-export function withSharedInput<T>(bytes: Uint8Array, fn: () => T, mode: ShareMode = 'share'): T {
+export function withSharedInput<T>(bytes: Uint8Array, fn: () => T, mode: ShareMode = 'share', settle?: SettleInSitu): T {
   const outer = active;
   const state: Active = { buffer: bytes.buffer, mode, start: bytes.byteOffset, end: bytes.byteOffset + bytes.byteLength, moves: [], intact: [] };
   active = state;
   sharedBuffers.add(bytes.buffer);
   try {
     const doc = fn();
-    if (mode === 'in-situ' && state.moves.length > 0 && !settle(doc, state)) {
+    if (mode === 'in-situ' && state.moves.length > 0 && !settle?.(doc, state)) {
       // A move would overwrite another array's bytes: decode again, copying unaligned arrays.
       active = { ...state, mode: 'share', moves: [], intact: [] };
       return fn();
@@ -128,62 +139,4 @@ export function placed<T extends ArrayBufferView>(array: T): T {
  */
 export function isSharedInput(a: ArrayBufferView): boolean {
   return sharedBuffers.has(a.buffer);
-}
-
-/**
- * Every typed array in `root` over `buffer`, except `$raw` (dropped once bytes move). A deferred
- * field is not read (that would make it): its bytes are among the views kept intact.
- */
-function arraysOver(root: unknown, buffer: ArrayBufferLike, out: Set<ArrayBufferView>, seen: Set<object>): void {
-  if (!root || typeof root !== 'object') return;
-  if (ArrayBuffer.isView(root)) {
-    if (root.buffer === buffer && root.byteLength > 0) out.add(root);
-    return;
-  }
-  if (seen.has(root)) return;
-  seen.add(root);
-  forEachMadeValue(root, (v, k) => {
-    if (k !== '$raw') arraysOver(v, buffer, out, seen);
-  });
-}
-
-/**
- * Makes the moves of the arrays `doc` holds, unless one would overwrite bytes another of them
- * needs (then nothing is changed and false is returned). Drops `$raw` afterwards.
- */
-function settle(doc: unknown, state: Active): boolean {
-  const held = new Set<ArrayBufferView>();
-  arraysOver(doc, state.buffer, held, new Set());
-  const moved = new Set<ArrayBufferView>();
-  // Kept intact even when the document dropped what deferred them (a layout given up on): the
-  // check below is then only stricter than it needs to be.
-  for (const v of state.intact) if (v.byteLength > 0) held.add(v);
-  const moves = state.moves.filter((m) => m.arrays.some((x) => held.has(x)));
-  if (moves.length === 0) return true;
-  for (const m of moves) for (const x of m.arrays) moved.add(x);
-  // Where each held array's bytes end up (views: where they are; moved arrays: their target). No
-  // target may overlap another array's (views of the same bytes may overlap each other).
-  const finals: { start: number; end: number; move: boolean }[] = [];
-  for (const a of held) finals.push({ start: a.byteOffset, end: a.byteOffset + a.byteLength, move: moved.has(a) });
-  finals.sort((x, y) => x.start - y.start);
-  let anyEnd = -1;
-  let moveEnd = -1;
-  for (const r of finals) {
-    if (r.start < moveEnd || (r.move && r.start < anyEnd)) return false;
-    anyEnd = Math.max(anyEnd, r.end);
-    if (r.move) moveEnd = Math.max(moveEnd, r.end);
-  }
-  // Moves are made from the lowest target up; no move may write over the source of a later one
-  // before it is read. (An array right behind another of its alignment moves into the bytes
-  // that one has just vacated.)
-  moves.sort((x, y) => x.to - y.to);
-  let written = -1;
-  for (const m of moves) {
-    if (m.from < written) return false;
-    written = Math.max(written, m.to + m.length);
-  }
-  const whole = new Uint8Array(state.buffer);
-  for (const m of moves) whole.copyWithin(m.to, m.from, m.from + m.length);
-  dropRaw(doc);
-  return true;
 }

@@ -50,6 +50,11 @@ export interface GltfImporter {
  */
 export interface AnimationSupport {
   role: 'model' | 'clips';
+  /**
+   * For `role: 'clips'`: the model formats (ids) its clips play on, when only some do (Arma
+   * `.rtm` on P3D models); absent: every `role: 'model'` format whose bone or node names match.
+   */
+  playsOn?: readonly string[];
 }
 
 /**

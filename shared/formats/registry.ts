@@ -5,6 +5,7 @@
 import type { RuleSet } from '../model/rules.ts';
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
 import { withSharedInput } from '../binary/share.ts';
+import { settleInSitu } from '../model/in-situ.ts';
 import { isDecodeError } from '../errors.ts';
 import { emptyScene } from '../scene/scene.ts';
 import type { Inspection, OutlineNode } from '../model/outline.ts';
@@ -167,7 +168,7 @@ export function registerFormat(codec: FormatCodec): void {
       // Sharing is set here for every codec, so no decoder has to pass it to its readers.
       const share = opts?.share;
       if (!share) return withinBudget(bytes, opts);
-      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share');
+      return withSharedInput(bytes, () => withinBudget(bytes, opts), share === 'in-situ' && codec.inSitu ? 'in-situ' : 'share', settleInSitu);
     };
     const innerScene = codec.toScene;
     codec.toScene = Object.assign(function sceneOrWarning(doc: object, opts?: SceneOptions): Scene {
@@ -189,6 +190,12 @@ export function registerFormat(codec: FormatCodec): void {
 
 export function allFormats(): FormatCodec[] {
   return [...codecs.values()];
+}
+
+/** Whether clips of the animation format `clips` may play on models of the format `model` (capabilities.ts). */
+export function playsOn(clips: FormatCodec, model: FormatCodec): boolean {
+  if (clips.animation?.role !== 'clips' || model.animation?.role !== 'model') return false;
+  return !clips.animation.playsOn || clips.animation.playsOn.includes(model.id);
 }
 
 export function formatById(id: FormatId): FormatCodec {

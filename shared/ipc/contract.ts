@@ -118,8 +118,11 @@ export interface EditorSettings {
 
 /** Request -> response for every invoke channel. */
 export interface InvokeMap {
-  /** `importTargets`: the formats "New from glTF" can make (extension and label, from their codecs). */
-  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[]; importTargets?: { extension: string; label: string }[] } };
+  /**
+   * `importTargets`: the formats "New from glTF" can make (extension and label, from their
+   * codecs); `extensions`: what the host opens (every registered format's and the textures').
+   */
+  'app:info': { req: void; res: { version: string; host: 'electron' | 'browser'; sample: string | null; roots: string[]; importTargets?: { extension: string; label: string }[]; extensions?: string[] } };
   'app:recent': { req: void; res: string[] };
   'settings:get': { req: void; res: EditorSettings };
   /**
@@ -192,16 +195,20 @@ export interface InvokeMap {
   'doc:detachAnimation': { req: { id: DocId; index: number }; res: DocSnapshot };
   /** Animation files in the model's folder whose bone names match the model's. */
   'doc:animationCandidates': { req: { id: DocId }; res: AnimationCandidate[] };
-  /** A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG. */
-  'texture:read': { req: { path: string; mip?: number }; res: TextureView };
+  /**
+   * A texture file opened on its own (.paa/.pac/.dds/.tga): its facts and one mip as PNG.
+   * `maxMemory` (here and in replace and undo) is the editor's Memory limit, as for `doc:open`;
+   * without it a texture decodes within the bound its declared size sets (up to 8192 x 8192).
+   */
+  'texture:read': { req: { path: string; mip?: number; maxMemory?: number }; res: TextureView };
   /**
    * Replaces a texture file with one made from a PNG, written atomically: a PAA/PAC as a new PAA
    * (full mip chain and tags; `format` picks its type), a DDS or TGA in the original's own format
    * (docs/textures.md). Answers the new view of mip 0, which can be undone.
    */
-  'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888' }; res: TextureView };
+  'texture:replace': { req: { path: string; png: Uint8Array; format?: 'dxt1' | 'dxt5' | 'argb8888'; maxMemory?: number }; res: TextureView };
   /** Undoes the last replace of this texture file: the bytes it had are written back (refused if the file changed since). */
-  'texture:undo': { req: { path: string }; res: TextureView };
+  'texture:undo': { req: { path: string; maxMemory?: number }; res: TextureView };
 }
 
 /** What the texture view shows: the texture's facts (as `lodsmith info --json`) and one mip as PNG. */

@@ -69,7 +69,12 @@ export interface SceneMesh {
   positions: Float32Array;
   /** xyz per vertex, when the source has per-vertex normals (unwelded if needed). */
   normals?: Float32Array;
-  /** uv per vertex, one array per UV set */
+  /**
+   * uv per vertex, one array per UV set, in glTF's convention: (0, 0) is the top-left corner of
+   * the image, v grows downwards. Direct3D-style sources (P3D, Grimrock, Unigine) store that
+   * already; a codec whose source puts v = 0 at the bottom row (OpenGL-style: LODka, written by
+   * GLScene) turns v over in its `toScene`, and its glTF import turns it back.
+   */
   uvs: Float32Array[];
   /** rgba per vertex, 0..1 */
   colors?: Float32Array;

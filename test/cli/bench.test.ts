@@ -100,6 +100,14 @@ describe('npm run bench', () => {
       expect(stick?.note).toMatch(/^measuring stick unavailable: ./);
       expect(vsC).toBeUndefined();
     }
+    // The npm packages beside ours (issue 26, goal 8): each measured (PASS, a positive ratio) or a
+    // MISS that says why, never a row without a verdict.
+    const peerRows = rows.filter((x) => x.section === 'compression' && x.metric.startsWith('ours vs '));
+    expect(peerRows.map((x) => `${x.subject} ${x.metric}`)).toEqual(expect.arrayContaining(['lzo1x ours vs lzo', 'lzo1x ours vs lzo-decompress', 'lzo1x ours vs lzo-wasm']));
+    for (const p of peerRows) {
+      if (p.value === null) expect({ verdict: p.verdict, note: p.note }).toMatchObject({ verdict: 'MISS', note: expect.stringMatching(/ (not measured|failed on the stream|gave different bytes)/) });
+      else expect({ verdict: p.verdict, positive: p.value > 0 }).toEqual({ verdict: 'PASS', positive: true });
+    }
   });
 
   it('refuses a wrong command line in one line, with the usage', () => {

@@ -267,3 +267,30 @@ test('a refused proxy edit (a dropped, read-only file) keeps what was typed as a
   await expect(path).toHaveValue('\\a3\\data_f\\proxies\\lamp');
   await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeEnabled();
 });
+
+test('proxy labels on one spot are decluttered: one shows and counts the rest; none overlap; a hidden one shows with the focus', async ({ page, lodsmith }) => {
+  let doc = buildSampleMlod();
+  for (let i = 0; i < 10; i++) doc = withProxy(doc, 0, '\\a3\\structures_f\\proxies\\box_c', [0.3, 0.6, -0.2]);
+  doc = withProxy(doc, 0, '\\a3\\data_f\\proxies\\lamp', [-0.9, -0.6, 0.5]);
+  await writeFile(join(lodsmith.root, 'pile.p3d'), encodeMlod(doc));
+  await openModel(page, lodsmith.page({ open: 'models/pile.p3d' }));
+  await page.locator('[data-testid=frame]').click();
+  await sceneSettled(page);
+  const all = page.locator('[data-testid=proxy-label]');
+  await expect(all).toHaveCount(11);
+  const shown = page.locator('[data-testid=proxy-label]:not(.cluttered)');
+  // The ten box_c labels read as one, counting the nine behind it; the lamp has room of its own.
+  await expect(shown).toHaveCount(2);
+  await expect(shown.filter({ hasText: /^box_c #\d+ \+9$/ })).toHaveCount(1);
+  await expect(shown.filter({ hasText: /^lamp/ })).toHaveCount(1);
+  const boxes = await shown.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+  const [a, b] = boxes as [DOMRect, DOMRect];
+  expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(false);
+  // Hidden labels show nothing (fully transparent)...
+  const hidden = page.locator('[data-testid=proxy-label].cluttered').first();
+  expect(await hidden.evaluate((e) => getComputedStyle(e).opacity)).toBe('0');
+  // ...but the keyboard still reaches each proxy: focused, it shows over the others.
+  await hidden.focus();
+  expect(await hidden.evaluate((e) => getComputedStyle(e).opacity)).toBe('1');
+  await page.screenshot({ path: test.info().outputPath('decluttered.png') });
+});

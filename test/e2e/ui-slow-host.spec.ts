@@ -147,3 +147,43 @@ test('undo right after an edit comes back shows the value from before it, even w
   const shininess = page.locator('[data-testid=materials-editor] [data-testid=field-shininess] [data-testid=field-input]');
   await expectUndoBeforeReRead(page, shininess, '100');
 });
+
+test('slow host: committed edits are separate undo steps however fast they come; only a held arrow key merges', async ({ page, lodsmith }) => {
+  await openGround(page, lodsmith.root, lodsmith.page({ open: 'models/robot.lod' }));
+  const shininess = page.locator('[data-testid=materials-editor] [data-testid=field-shininess] [data-testid=field-input]');
+  await page.getByRole('button', { name: 'History', exact: true }).click();
+  const steps = page.locator('[data-testid=history-step]');
+  await expect(steps).toHaveCount(1);
+  const slow = await holdEditReplies(page);
+  // Three committed edits, the last two while the first is still on its way to the host.
+  for (const v of ['64', '32', '10']) {
+    await shininess.fill(v);
+    await shininess.press('Enter');
+    if (v === '64') await expect.poll(() => slow.seen).toBe(1);
+  }
+  slow.stop();
+  await expect(steps).toHaveCount(4);
+  await expect(shininess).toHaveValue('10');
+  await page.keyboard.press('Control+z');
+  await expect(shininess).toHaveValue('32');
+  await page.keyboard.press('Control+z');
+  await expect(shininess).toHaveValue('64');
+  await page.keyboard.press('Control+y');
+  await page.keyboard.press('Control+y');
+  await expect(shininess).toHaveValue('10');
+
+  // Separate presses of an arrow key: one step each, none lost while the previous is on its way.
+  await shininess.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(shininess).toHaveValue('12');
+  await expect(steps).toHaveCount(6);
+  // A held key (its repeats) is one continuous gesture: one step.
+  await page.keyboard.down('ArrowUp');
+  for (let i = 0; i < 5; i++) await page.keyboard.down('ArrowUp');
+  await page.keyboard.up('ArrowUp');
+  await expect(shininess).toHaveValue('18');
+  await expect(steps).toHaveCount(7);
+  await page.keyboard.press('Control+z');
+  await expect(shininess).toHaveValue('12');
+});

@@ -56,7 +56,7 @@ describe('bundled sample', () => {
     const { id } = await svc.open(file);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
     const snap = await svc.screenshot(id, png, 'shot.png');
-    expect(snap).toMatchObject({ dirty: true, undoLabel: 'Screenshot' });
+    expect(snap).toMatchObject({ dirty: true, undoLabel: 'Replace the screenshot (IMG1)' });
     await svc.save(id);
     const codec = formatById('lodka-lod');
     const saved = codec.decode(new Uint8Array(await readFile(file))) as LodDocument;

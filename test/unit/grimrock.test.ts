@@ -5,6 +5,7 @@ import { isDecodeError } from '../../shared/errors.ts';
 import { grimrockAnimationCodec, grimrockModelCodec, removeNodeCommand } from '../../shared/formats/grimrock/index.ts';
 import type { GrimrockAnimation, GrimrockModel } from '../../shared/formats/grimrock/schema.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
+import { multiply } from '../../shared/scene/mat4.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { mutationSweep } from '../helpers/bad-input.ts';
 import { expectCounterClockwise } from '../helpers/winding.ts';
@@ -44,9 +45,25 @@ describe.skipIf(!hasCorpus)('Grimrock model views on real files', () => {
     const bones = scene.skeleton!.bones;
     expect(mesh.skin!.joints.every((j) => j < bones.length)).toBe(true);
     expect(bones.every((b) => b.inverseBind?.length === 16)).toBe(true);
-    // Z is mirrored into the right-handed scene.
-    const src = doc.nodes.find((n) => n.mesh)!.mesh!.meshData.vertexArrays[0]!.data as Float32Array;
-    expect(mesh.positions[2]).toBeCloseTo(-src[2]!);
+    // Z is mirrored into the right-handed scene (the body's node is at the origin).
+    const bodyNode = doc.nodes.findIndex((n) => n.name === 'skeleton_warrior_mesh');
+    const body = scene.meshes[scene.nodes[bodyNode]!.mesh!]!;
+    const bodySrc = doc.nodes[bodyNode]!.mesh!.meshData.vertexArrays[0]!.data as Float32Array;
+    expect(body.positions[2]).toBeCloseTo(-bodySrc[2]!);
+    expect(body.positions[1]).toBeCloseTo(bodySrc[1]!);
+    // A skinned entity's vertices are in model space: the axe (a child of hand_r) placed by its
+    // node's world transform lands where the file has it, at the hand.
+    const axeNode = doc.nodes.findIndex((n) => n.name === 'great_axe');
+    expect(scene.nodes[axeNode]!.mesh).toBe(0);
+    const src = doc.nodes[axeNode]!.mesh!.meshData.vertexArrays[0]!.data as Float32Array;
+    let w = scene.nodes[axeNode]!.matrix;
+    for (let p = scene.nodes[axeNode]!.parent; p >= 0; p = scene.nodes[p]!.parent) w = multiply(scene.nodes[p]!.matrix, w);
+    for (const v of [0, 7, nv - 1]) {
+      const x = mesh.positions[v * 3]!, y = mesh.positions[v * 3 + 1]!, z = mesh.positions[v * 3 + 2]!;
+      expect(w[0]! * x + w[4]! * y + w[8]! * z + w[12]!).toBeCloseTo(src[v * 3]!, 4);
+      expect(w[1]! * x + w[5]! * y + w[9]! * z + w[13]!).toBeCloseTo(src[v * 3 + 1]!, 4);
+      expect(w[2]! * x + w[6]! * y + w[10]! * z + w[14]!).toBeCloseTo(-src[v * 3 + 2]!, 4);
+    }
     expect(mesh.groups.reduce((s, g) => s + g.count, 0)).toBeLessThanOrEqual(mesh.indices.length);
   });
 

@@ -6,35 +6,10 @@
  * bindings as undefined, and drags a whole codec into whatever imports one of its views.
  * Dynamic `import()` (the catalog's lazy codec loading) is not a load-time edge and is left out.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/corpus.ts';
-
-/** Every relative `import ... from` / `export ... from` of one module, resolved to a path. */
-function staticImports(file: string, text: string): string[] {
-  const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const out: string[] = [];
-  for (const s of src.statements) {
-    const spec = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier.text : undefined;
-    if (spec?.startsWith('.')) out.push(resolve(dirname(file), spec));
-  }
-  return out;
-}
-
-function moduleGraph(dirs: string[]): Map<string, string[]> {
-  const files: string[] = [];
-  const walk = (d: string): void => {
-    for (const f of readdirSync(d)) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) files.push(p);
-    }
-  };
-  for (const d of dirs) walk(d);
-  return new Map(files.map((f) => [f, staticImports(f, readFileSync(f, 'utf8'))]));
-}
+import { moduleGraph, staticImports } from '../helpers/import-graph.ts';
 
 /** The strongly connected components of more than one module (Tarjan), or a module importing itself. */
 function importCycles(graph: Map<string, string[]>): string[][] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { BinaryReader, LAZY_INDICES } from '../../shared/binary/reader.ts';
 import { isSharedInput, keepIntact, withSharedInput } from '../../shared/binary/share.ts';
+import { settleInSitu } from '../../shared/model/in-situ.ts';
 import { deferField, isDeferred } from '../../shared/model/deferred.ts';
 import { applyCommand } from '../../shared/model/commands.ts';
 
@@ -102,7 +103,7 @@ describe('in-situ reading', () => {
       expect(r.inSitu).toBe(true);
       const n = r.u8();
       return { values: r.f32Array(n) };
-    }, 'in-situ'));
+    }, 'in-situ', settleInSitu));
     expect(doc.values.buffer).toBe(b.buffer);
     expect(doc.values.byteOffset).toBe(0);
     expect(Array.from(doc.values)).toEqual([1.5, 2.5, 3.5]);
@@ -117,7 +118,7 @@ describe('in-situ reading', () => {
       tried.u8();
       tried.f32Array(3);
       return { n: b[0] };
-    }, 'in-situ');
+    }, 'in-situ', settleInSitu);
     expect(doc.n).toBe(3);
     expect(b).toEqual(before);
   });
@@ -143,7 +144,7 @@ describe('in-situ reading', () => {
         }
         out.values = r.f32Array(r.u8());
         return out;
-      }, 'in-situ');
+      }, 'in-situ', settleInSitu);
       expect(runs).toBe(2);
       expect(b).toEqual(before);
       expect(doc.values!.buffer).not.toBe(b.buffer);
@@ -188,7 +189,7 @@ describe('in-situ reading', () => {
     const doc = withSharedInput(b, () => {
       const r = new BinaryReader(b);
       return { values: r.f32Array(r.u8()) };
-    }, 'in-situ');
+    }, 'in-situ', settleInSitu);
     // Offset 6's aligned place is 4, outside the input: copied instead, the byte before untouched.
     expect(whole[4]).toBe(0x77);
     expect(Array.from(doc.values)).toEqual([7.5, 8.5]);

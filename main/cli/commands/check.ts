@@ -1,6 +1,7 @@
 /**
  * `lodsmith check DIR`: every supported model file under DIR, decoded and round-tripped in
- * parallel worker threads, then a table and totals.
+ * parallel worker threads, a table row written for each as soon as it and those before it (in
+ * file order) are done, then the problems and totals.
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
@@ -11,14 +12,15 @@ import cliProgress from 'cli-progress';
 import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/extensions.ts';
 import { isDecodeError } from '../../../shared/errors.ts';
 import { printableName } from '../../../shared/formats/pbo/pbo.ts';
-import type { CheckJob, CheckResult } from '../check-file.ts';
-import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
-import { PboFile } from '../../documents/pbo-file.ts';
-import { escapeControls, writeJson, writeLines, type CliIO } from '../io.ts';
-import { formatEntries, knownExtensions } from '../load.ts';
-import { ruleIds } from '../../documents/rules-env.ts';
 import { unknownRuleIds } from '../../../shared/model/rules.ts';
-import { duration, humanBytes, plural, table } from '../text.ts';
+import { PboFile } from '../../documents/pbo-file.ts';
+import { ruleIds } from '../../documents/rules-env.ts';
+import type { CheckJob, CheckResult } from '../check-file.ts';
+import type { QueueData, QueueResult } from '../check-queue.ts';
+import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { escapeControls, terminalSafeJson, write, type CliIO, type OutStream } from '../io.ts';
+import { formatEntries, knownExtensions } from '../load.ts';
+import { duration, humanBytes, plural, table, type Column } from '../text.ts';
 
 export interface CheckOptions {
   json?: boolean;
@@ -70,10 +72,10 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
     else if (exts.has(ext)) jobs.push({ abs, file, strict: !!opts.strict, ...memory });
     else skipped++;
   }
-  // Largest first: a big file started last would leave the other workers idle at the end.
-  const sizes = new Map(jobs.map((j) => [j, j.pbo ? j.pbo.size : statSync(j.abs, { throwIfNoEntry: false })?.size ?? 0]));
-  jobs.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
-  const showBar = !opts.json && !!io.stderr.isTTY && jobs.length > 0;
+  // File order: the workers take the files in it and the results are written in it as they come.
+  jobs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // A bar only where the rows themselves do not show the progress: stdout piped, stderr a terminal.
+  const showBar = !opts.json && !!io.stderr.isTTY && !io.stdout.isTTY && jobs.length > 0;
   const bar = showBar
     ? new cliProgress.SingleBar(
         { stream: io.stderr as NodeJS.WritableStream, format: 'checking [{bar}] {value}/{total} {file}', hideCursor: true, clearOnComplete: true, barsize: 30 },
@@ -81,10 +83,24 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       )
     : undefined;
   bar?.start(jobs.length, 0, { file: '' });
-  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => bar?.increment({ file: escapeControls(r.file) }));
+  const out = new OrderedWriter(io.stdout);
+  const rows = opts.json ? undefined : new StreamedTable([...jobs, ...early].map((j) => j.file));
+  if (jobs.length + early.length > 0) out.push(opts.json ? `{\n  "dir": ${terminalSafeJson(JSON.stringify(dir))},\n  "files": [` : rows!.head().map(escapeControls).join('\n') + '\n');
+  let first = true;
+  const emit = (r: CheckResult): void => {
+    if (opts.json) {
+      out.push(`${first ? '' : ','}\n    ${terminalSafeJson(JSON.stringify(r, null, 2)).replace(/\n/g, '\n    ')}`);
+      first = false;
+    } else out.push(escapeControls(rows!.row(r)) + '\n');
+  };
+  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => {
+    bar?.increment({ file: escapeControls(r.file) });
+    emit(r);
+  });
   bar?.stop();
+  // Archives that did not open and entries they could not give: after the files checked.
+  for (const r of early) emit(r);
   results.push(...early);
-  results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const summary: CheckSummary = {
     dir,
     files: results,
@@ -100,9 +116,82 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       ruleWarnings: results.reduce((a, r) => a + (r.rules?.warnings ?? 0), 0),
     },
   };
-  if (opts.json) await writeJson(io.stdout, summary);
-  else await writeLines(io.stdout, describeSummary(summary));
+  if (opts.json) {
+    if (results.length === 0) out.push(terminalSafeJson(JSON.stringify(summary, null, 2)) + '\n');
+    else out.push(`\n  ],\n  "skipped": ${skipped},\n  "totals": ${JSON.stringify(summary.totals, null, 2).replace(/\n/g, '\n  ')}\n}\n`);
+  } else {
+    const tail = describeSummary({ ...summary, files: [] });
+    out.push((results.length > 0 ? '\n' : '') + describeProblems(results).concat(tail).map(escapeControls).join('\n') + '\n');
+  }
+  await out.done();
   return summary.totals.ok === summary.totals.files && summary.totals.ruleErrors === 0 ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+/**
+ * Text written in the order it was pushed, with backpressure, while the caller goes on: the
+ * results come from a synchronous callback.
+ */
+class OrderedWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly out: OutStream;
+  constructor(out: OutStream) {
+    this.out = out;
+  }
+  push(text: string): void {
+    this.chain = this.chain.then(() => write(this.out, text));
+  }
+  done(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/**
+ * The results table written a row at a time: every column's width is known before the first
+ * result (file names and sizes from the folder, the longest format id of any format), except
+ * the version's, which is as wide as the usual ones; a longer version (a TGA's description)
+ * pushes the rest of its own row to the right.
+ */
+class StreamedTable {
+  private readonly widths: number[];
+  private static readonly COLUMNS: readonly Column[] = [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'rules' }, { title: 'time', align: 'right' }];
+  constructor(files: readonly string[]) {
+    const formats = [...formatEntries().map((e) => e.id), 'texture-paa', 'texture-dds', 'texture-tga', 'pbo'];
+    this.widths = [
+      Math.max(4, ...files.map((f) => Math.min(60, f.length))),
+      Math.max(6, ...formats.map((f) => f.length)),
+      8,
+      8,
+      7,
+      7,
+      6,
+    ];
+  }
+  head(): string[] {
+    return [this.line(StreamedTable.COLUMNS.map((c) => c.title)), this.line(this.widths.map((w) => '-'.repeat(w)))];
+  }
+  row(r: CheckResult): string {
+    return this.line([r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], ruleCell(r), duration(r.ms)]);
+  }
+  private line(cells: readonly string[]): string {
+    // The table's own layout (text.ts), one row at a time: a row of titles sets no width.
+    return table(StreamedTable.COLUMNS.map((c, i) => ({ ...c, title: ''.padEnd(this.widths[i]!) })), [cells.map(String)])[2]!;
+  }
+}
+
+/** What the modding rules found in one file: `1E 3W`, `ok`, or `-` (no rules for its format). */
+const ruleCell = (r: CheckResult): string => (r.rules ? (r.rules.errors || r.rules.warnings ? `${r.rules.errors}E ${r.rules.warnings}W` : 'ok') : '-');
+
+function describeProblems(files: readonly CheckResult[]): string[] {
+  const out: string[] = [];
+  const bad = files.filter((r) => r.result !== 'ok');
+  if (bad.length) out.push('Problems:', ...bad.map((r) => `  ${r.file}: ${r.detail ?? r.result}`), '');
+  const ruleErrors = files.filter((r) => r.rules?.errors);
+  if (ruleErrors.length) {
+    out.push('Modding rule errors (docs/rules.md; warnings with lodsmith validate or --json):');
+    for (const r of ruleErrors) for (const p of r.rules!.problems.filter((q) => q.severity === 'error')) out.push(`  ${r.file}: ${p.where}: ${p.message}`);
+    out.push('');
+  }
+  return out;
 }
 
 const extOf = (name: string): string => name.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
@@ -176,70 +265,11 @@ async function walk(root: string): Promise<string[]> {
 }
 
 /**
- * The jobs as queues by file extension (each in the given order, largest first), from which a
- * worker takes the next file of the kind it had last, and only when that queue is empty the head
- * of the fullest queue no other worker is on. Each worker's engine then compiles and optimises
- * the code of fewer formats: with one shared list, every worker warmed up every decoder, and
- * `-j 2` spent ~250 ms more CPU than `-j 1` on the corpus (~730 ms), about a third of it there.
- */
-export class JobQueues<J extends { file: string }> {
-  private readonly queues = new Map<string, J[]>();
-  private readonly heads = new Map<string, number>();
-  private left: number;
-
-  constructor(jobs: readonly J[]) {
-    for (const j of jobs) {
-      const k = kindOf(j.file);
-      let q = this.queues.get(k);
-      if (!q) this.queues.set(k, (q = []));
-      q.push(j);
-    }
-    for (const k of this.queues.keys()) this.heads.set(k, 0);
-    this.left = jobs.length;
-  }
-
-  get remaining(): number {
-    return this.left;
-  }
-
-  /** The next job for a worker that last had kind `kind`, avoiding kinds in `busy` when it can. */
-  take(kind: string | undefined, busy: ReadonlySet<string>): J | undefined {
-    if (this.left === 0) return undefined;
-    let pick = kind !== undefined && this.pending(kind) > 0 ? kind : undefined;
-    if (pick === undefined) {
-      let best = -1;
-      for (const k of this.queues.keys()) {
-        const n = this.pending(k);
-        if (n === 0) continue;
-        const score = busy.has(k) ? n : n + this.left;
-        if (score > best) {
-          best = score;
-          pick = k;
-        }
-      }
-    }
-    if (pick === undefined) return undefined;
-    const at = this.heads.get(pick)!;
-    this.heads.set(pick, at + 1);
-    this.left--;
-    return this.queues.get(pick)![at];
-  }
-
-  private pending(kind: string): number {
-    return this.queues.get(kind)!.length - this.heads.get(kind)!;
-  }
-}
-
-/** The queue a file goes to: its extension (.pac files are PAA). */
-export function kindOf(file: string): string {
-  const ext = file.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
-  return ext === '.pac' ? '.paa' : ext;
-}
-
-/**
- * Hands jobs to `size` workers, one at a time each (see JobQueues). A worker that exceeds the
- * timeout or dies is replaced and its file counted as failed, so one bad file can neither hang
- * nor sink the run.
+ * Runs `jobs` on `size` worker threads that take them from one shared queue (check-queue.ts) in
+ * the given order, and calls `onResult` in that same order as soon as a result and all before it
+ * are in (results that arrive early wait; workers post them in batches). A worker that exceeds
+ * the timeout or dies is replaced and its file counted as failed, so one bad file can neither
+ * hang nor sink the run; the files it had done but not reported are done again by its successor.
  */
 export function runPool(
   jobs: readonly CheckJob[],
@@ -248,96 +278,70 @@ export function runPool(
   onResult: (r: CheckResult) => void,
   workerUrl: URL = WORKER_URL,
 ): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  if (jobs.length === 0) return Promise.resolve(results);
-  const queues = new JobQueues(jobs);
-  /** Kinds a live worker is on, each with how many workers. */
-  const onKind = new Map<string, number>();
+  const results: (CheckResult | undefined)[] = new Array<CheckResult | undefined>(jobs.length);
+  if (jobs.length === 0) return Promise.resolve([]);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const current = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
+  const owner = new Int32Array(new SharedArrayBuffer(4 * jobs.length));
+  let emitted = 0;
   let running = 0;
   return new Promise((resolveAll) => {
-    const finish = (r: CheckResult): void => {
-      results.push(r);
-      onResult(r);
+    const settle = (index: number, r: CheckResult): void => {
+      if (results[index]) return;
+      results[index] = r;
+      while (emitted < jobs.length && results[emitted]) onResult(results[emitted++]!);
     };
-    const startWorker = (): void => {
-      const w = new Worker(workerUrl);
-      running++;
-      let current: CheckJob | undefined;
-      /** The kind of the file this worker has (or last had). */
-      let kind: string | undefined;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let started = 0;
-      let dead = false;
-      let online = false;
-      // The clock starts once the thread runs: loading the codecs is not the file's fault.
-      const arm = (): void => {
-        started = performance.now();
-        timer = setTimeout(() => {
-          const job = current!;
-          current = undefined;
-          dead = true;
-          finish({ file: job.file, bytes: 0, result: 'error', detail: `stopped after ${duration(timeoutMs)}: took too long (a decoder loop?)`, ms: performance.now() - started });
-          release();
-          w.removeAllListeners('exit');
-          void w.terminate().then(() => {
-            running--;
-            replace();
-          });
-        }, timeoutMs);
-      };
-      w.once('online', () => {
-        online = true;
-        if (current) arm();
-      });
-      /** This worker is off its kind (done with a file, or gone). */
-      const release = (): void => {
-        if (kind === undefined) return;
-        const n = onKind.get(kind)! - 1;
-        if (n === 0) onKind.delete(kind);
-        else onKind.set(kind, n);
-        kind = undefined;
-      };
-      const feed = (): void => {
-        const last = kind;
-        release();
-        const job = queues.take(last, new Set(onKind.keys()));
-        if (!job) {
-          current = undefined;
-          void w.terminate();
-          return;
+    const failed = (index: number, detail: string, ms = 0): void => settle(index, { file: jobs[index]!.file, bytes: 0, result: 'error', detail, ms });
+    /** Per slot: the job last seen there by the watchdog, and since when. */
+    const seen = new Int32Array(size).fill(-1);
+    const since = new Float64Array(size);
+    const workers: (Worker | undefined)[] = new Array<Worker | undefined>(size);
+    // The watchdog: a job that sits in a slot for the whole timeout stops its worker.
+    const watchdog = setInterval(() => {
+      const now = performance.now();
+      for (let slot = 0; slot < size; slot++) {
+        const c = Atomics.load(current, slot);
+        if (c !== seen[slot]) {
+          seen[slot] = c;
+          since[slot] = now;
+        } else if (c >= 0 && now - since[slot]! >= timeoutMs && workers[slot]) {
+          failed(c, `stopped after ${duration(timeoutMs)}: took too long (a decoder loop?)`, now - since[slot]!);
+          void workers[slot]!.terminate();
         }
-        current = job;
-        kind = kindOf(job.file);
-        onKind.set(kind, (onKind.get(kind) ?? 0) + 1);
-        if (online) arm();
-        w.postMessage(current);
-      };
-      const replace = (): void => {
-        if (queues.remaining > 0) startWorker();
-        else if (running === 0) resolveAll(results);
-      };
-      w.on('message', (r: CheckResult) => {
-        if (dead) return;
-        clearTimeout(timer);
-        if (current) finish(r);
-        feed();
+      }
+    }, Math.max(10, Math.min(250, timeoutMs / 4)));
+    const end = (): void => {
+      clearInterval(watchdog);
+      // A job claimed by a worker that ended before it said which one it had (never seen).
+      for (let i = 0; i < jobs.length; i++) if (!results[i]) failed(i, 'worker stopped before it reported this file');
+      resolveAll(results as CheckResult[]);
+    };
+    const startWorker = (slot: number, retry: readonly number[] = []): void => {
+      const data: QueueData<CheckJob> = { jobs, next, current, owner, slot, retry };
+      const w = new Worker(workerUrl, { workerData: data });
+      workers[slot] = w;
+      running++;
+      w.on('message', (batch: QueueResult<CheckResult>[]) => {
+        for (const m of batch) settle(m.index, m.result);
       });
       w.on('error', (e) => {
-        clearTimeout(timer);
-        if (current) finish({ file: current.file, bytes: 0, result: 'error', detail: `worker failed: ${e.message}`, ms: performance.now() - started });
-        current = undefined;
+        const c = Atomics.load(current, slot);
+        if (c >= 0) failed(c, `worker failed: ${e.message}`);
       });
       w.on('exit', () => {
-        clearTimeout(timer);
-        if (current) finish({ file: current.file, bytes: 0, result: 'error', detail: 'worker stopped unexpectedly (out of memory?)', ms: performance.now() - started });
-        current = undefined;
-        release();
+        const c = Atomics.load(current, slot);
+        if (c >= 0) failed(c, 'worker stopped unexpectedly (out of memory?)');
+        Atomics.store(current, slot, -1);
+        workers[slot] = undefined;
         running--;
-        replace();
+        // Files this worker did but had not reported yet (its last batch) go to its successor.
+        const retry: number[] = [];
+        for (let i = 0; i < jobs.length; i++) if (!results[i] && Atomics.load(owner, i) === slot + 1) retry.push(i);
+        if (retry.length > 0 || Atomics.load(next, 0) < jobs.length) startWorker(slot, retry);
+        else if (running === 0) end();
       });
-      feed();
     };
-    for (let i = 0; i < size; i++) startWorker();
+    for (let slot = 0; slot < size; slot++) startWorker(slot);
   });
 }
 
@@ -346,7 +350,6 @@ const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 
 export function describeSummary(s: CheckSummary): string[] {
   const out: string[] = [];
   if (s.files.length) {
-    const ruleCell = (r: CheckResult): string => (r.rules ? (r.rules.errors || r.rules.warnings ? `${r.rules.errors}E ${r.rules.warnings}W` : 'ok') : '-');
     const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], ruleCell(r), duration(r.ms)]);
     out.push(
       ...table(
@@ -356,18 +359,7 @@ export function describeSummary(s: CheckSummary): string[] {
       '',
     );
   }
-  const bad = s.files.filter((r) => r.result !== 'ok');
-  if (bad.length) {
-    out.push('Problems:');
-    for (const r of bad) out.push(`  ${r.file}: ${r.detail ?? r.result}`);
-    out.push('');
-  }
-  const ruleErrors = s.files.filter((r) => r.rules?.errors);
-  if (ruleErrors.length) {
-    out.push('Modding rule errors (docs/rules.md; warnings with lodsmith validate or --json):');
-    for (const r of ruleErrors) for (const p of r.rules!.problems.filter((q) => q.severity === 'error')) out.push(`  ${r.file}: ${p.where}: ${p.message}`);
-    out.push('');
-  }
+  out.push(...describeProblems(s.files));
   const t = s.totals;
   if (t.files === 0) {
     out.push(`no supported model files under ${s.dir}${s.skipped ? ` (${plural(s.skipped, 'other file')} skipped)` : ''}`);

@@ -117,7 +117,7 @@ function list(items: readonly string[]): string {
 async function textureInfoCommand(file: string, bytes: Uint8Array, opts: InfoOptions, io: CliIO): Promise<number> {
   const { decodeTextureBytes } = await import('../texture-load.ts');
   const { textureInfo } = await import('../../../shared/formats/texture/index.ts');
-  const tex = decodeTextureBytes(bytes, file);
+  const tex = decodeTextureBytes(bytes, file, opts.maxMemory);
   const info = textureInfo(tex.doc, bytes.length);
   if (opts.json) {
     await writeJson(io.stdout, info, jsonSafe);

@@ -17,6 +17,8 @@ export interface TextureOptions {
   mip?: number;
   format?: PaaWriteFormat;
   quiet?: boolean;
+  /** --max-memory: the decoding memory budget in bytes (default: the texture's own, by its declared size). */
+  maxMemory?: number;
 }
 
 export async function runTexture(input: string, output: string, opts: TextureOptions, io: CliIO): Promise<number> {
@@ -24,7 +26,7 @@ export async function runTexture(input: string, output: string, opts: TextureOpt
   if (ext !== '.png' && ext !== '.paa' && ext !== '.pac') throw new CliFailure(`${output}: the output must end in .png, .paa or .pac`);
   if (ext === '.png' && opts.format) throw new CliFailure('--format is for PAA output; a PNG keeps the picture as decoded');
   if (ext !== '.png' && opts.mip !== undefined) throw new CliFailure('--mip picks the level written to a PNG; a new PAA always gets the full mip chain');
-  const tex = await loadTexture(input, io.cwd);
+  const tex = await loadTexture(input, io.cwd, opts.maxMemory);
   const mips = textureMipCount(tex.doc);
   const mip = opts.mip ?? 0;
   if (mip >= mips) throw new CliFailure(`has ${plural(mips, 'mip level')} (0..${mips - 1}); --mip ${mip} is not one of them`);

@@ -48,10 +48,12 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
     if (n.mesh !== undefined) {
       const m = model.meshes[n.mesh]!;
       if (m.indices.length === 0) warnOnce(warnings, `mesh "${m.name}": no triangles`);
-      // Skinned meshes were posed in world space: bring them into their node's space, which the
-      // format's scene places them with.
+      // Skinned meshes were posed in world space, which is where a Grimrock skinned entity keeps
+      // its vertices (model space: the bones' invRestMatrix starts from there), whatever node
+      // holds it. A mesh without a skin is in its node's space.
+      const skin = cappedSkin(m, MAX_INFLUENCES, opts.limitInfluences, 'Grimrock model', warnings);
       let positions = m.positions, normals = m.normals;
-      if (m.space === 'world') {
+      if (m.space === 'world' && !skin) {
         const inv = invertSafe(n.world);
         positions = m.positions.slice();
         normals = m.normals.slice();
@@ -63,7 +65,6 @@ export function modelToGrimrock(model: ImportModel, opts: WriterOptions = {}): {
         meshData: meshData(m.name, positions, normals, m.uvs, m.indices, m.groups.map((g) => ({ ...g, material: model.materials[g.material]!.name })), warnings),
         numBones: 0, bones: [], emissiveColor: [0, 0, 0], castShadow: 1,
       };
-      const skin = cappedSkin(m, MAX_INFLUENCES, opts.limitInfluences, 'Grimrock model', warnings);
       if (skin) {
         // The entity's bone list is the joints this mesh uses; vertex bone indices point into it.
         // Every joint of the skin, as the source lists them, while byte indices can hold them all.

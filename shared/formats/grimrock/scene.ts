@@ -5,7 +5,7 @@
  * Units are the source's (one Grimrock dungeon cell is 3 units).
  */
 import type { AnimationClip, Mat4, Scene, SceneMesh, Skeleton } from '../../scene/scene.ts';
-import { composeTRS, multiply } from '../../scene/mat4.ts';
+import { composeTRS, invert, multiply } from '../../scene/mat4.ts';
 import { packedKind } from './model-io.ts';
 import type { GrimrockAnimation, GrimrockModel, MeshData, VertexArray } from './schema.ts';
 
@@ -144,6 +144,7 @@ export function modelToScene(doc: GrimrockModel): Scene {
     }
     scene.skeleton = skeleton;
   }
+  const worldOf = nodeWorlds(doc, local);
   doc.nodes.forEach((n, i) => {
     const node: Scene['nodes'][number] = { name: n.name, parent: n.parent, matrix: local[i]!, source: ['nodes', i] };
     if (n.mesh) {
@@ -151,11 +152,66 @@ export function modelToScene(doc: GrimrockModel): Scene {
       const md = n.mesh.meshData;
       const entityBones = n.mesh.bones;
       const jointOf = (k: number): number => boneOfNode.get(entityBones[k]?.boneNodeIndex ?? -1) ?? 0;
-      scene.meshes.push(meshToScene(n.name, md, ['nodes', i, 'mesh', 'meshData'], materialIndex, jointOf));
+      const mesh = meshToScene(n.name, md, ['nodes', i, 'mesh', 'meshData'], materialIndex, jointOf);
+      // A skinned entity's vertices are in model space (its bones' invRestMatrix maps model space
+      // to bone space, and the game's own files hold them there: skeleton_warrior_axe's great_axe,
+      // a child of hand_r, has its vertices at the hand). The Scene places a skinned mesh with its
+      // node's transform before skinning, as glTF's bind does, so take that transform out here;
+      // left in, an item parented to a bone lands a second node-transform away from the bone.
+      if (mesh.skin && scene.skeleton) toNodeSpace(mesh, worldOf(i));
+      scene.meshes.push(mesh);
     }
     scene.nodes.push(node);
   });
   return scene;
+}
+
+/**
+ * World matrix of each node (scene space), memoised. Walks up without recursion (a file may chain
+ * thousands of nodes); a damaged parent chain stops where it loops.
+ */
+function nodeWorlds(doc: GrimrockModel, local: Mat4[]): (i: number) => Mat4 {
+  const memo = new Map<number, Mat4>();
+  return (i: number): Mat4 => {
+    const chain: number[] = [];
+    const seen = new Set<number>();
+    let n = i;
+    while (n >= 0 && n < doc.nodes.length && !memo.has(n) && !seen.has(n)) {
+      seen.add(n);
+      chain.push(n);
+      n = doc.nodes[n]!.parent;
+    }
+    let w = memo.get(n);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const c = chain[k]!;
+      w = w ? multiply(w, local[c]!) : local[c]!;
+      memo.set(c, w);
+    }
+    return memo.get(i) ?? local[i]!;
+  };
+}
+
+/** Model-space vertices into the space of a node placed at `world`: points by its inverse, normals by its transpose. */
+function toNodeSpace(mesh: SceneMesh, world: Mat4): void {
+  if (world.every((v, k) => v === (k % 5 === 0 ? 1 : 0))) return;
+  const inv = invert(world);
+  if (!inv) return;
+  const P = mesh.positions;
+  for (let o = 0; o + 2 < P.length; o += 3) {
+    const x = P[o]!, y = P[o + 1]!, z = P[o + 2]!;
+    P[o] = inv[0]! * x + inv[4]! * y + inv[8]! * z + inv[12]!;
+    P[o + 1] = inv[1]! * x + inv[5]! * y + inv[9]! * z + inv[13]!;
+    P[o + 2] = inv[2]! * x + inv[6]! * y + inv[10]! * z + inv[14]!;
+  }
+  const N = mesh.normals;
+  if (!N) return;
+  const w = world;
+  for (let o = 0; o + 2 < N.length; o += 3) {
+    const x = N[o]!, y = N[o + 1]!, z = N[o + 2]!;
+    const nx = w[0]! * x + w[1]! * y + w[2]! * z, ny = w[4]! * x + w[5]! * y + w[6]! * z, nz = w[8]! * x + w[9]! * y + w[10]! * z;
+    const l = Math.hypot(nx, ny, nz) || 1;
+    N[o] = nx / l; N[o + 1] = ny / l; N[o + 2] = nz / l;
+  }
 }
 
 /**

@@ -84,9 +84,20 @@ export function lodkaMesh(m: ImportMesh, matNames: string[], name: string, warni
   return {
     id: 'MSH1', size: 0, count: faceGroups.length, meshName: name, isSkeletonExists: 0, meshMode: 3, isMeshVisible: 1,
     meshPointsPos: m.positions, meshNormals: m.normals,
-    meshTxCrd: m.uvs.length ? [...m.uvs] : [new Float32Array(n * 2)],
+    // glTF's v = 0 is the image's top row, LODka's (OpenGL's) its bottom row.
+    meshTxCrd: m.uvs.length ? m.uvs.map(flipV) : [new Float32Array(n * 2)],
     pntBnAssoc: new Uint16Array(0), pntBnWeightType: 0, faceGroups,
   };
+}
+
+/** A copy of `uv` with v turned over (1 - v): glTF's UV convention to LODka's and back. */
+function flipV(uv: Float32Array): Float32Array {
+  const out = new Float32Array(uv.length);
+  for (let i = 0; i + 1 < uv.length; i += 2) {
+    out[i] = uv[i]!;
+    out[i + 1] = 1 - uv[i + 1]!;
+  }
+  return out;
 }
 
 /**

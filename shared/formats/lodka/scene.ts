@@ -346,8 +346,10 @@ export function meshToScene(m: Msh1Chunk, materialOf: (name: string) => number, 
     for (let t = 0; t < sets; t++) {
       const ti = repT[t]!.a[i]!;
       if (ti >= 0) {
+        // LODka's tool (GLScene, OpenGL) puts v = 0 at the image's bottom row; the Scene, as glTF,
+        // at its top.
         uvs[t]![i * 2] = m.meshTxCrd[t]![ti * 2]!;
-        uvs[t]![i * 2 + 1] = m.meshTxCrd[t]![ti * 2 + 1]!;
+        uvs[t]![i * 2 + 1] = 1 - m.meshTxCrd[t]![ti * 2 + 1]!;
       }
     }
   }

@@ -75,7 +75,7 @@ export type MaterialOptions = Infer<typeof MaterialOptions> & NodeMeta;
 /** LIG1: one of the eight OpenGL lights of a scheme, 94 bytes. */
 export const Light = struct('LIG1.light', {
   enabled: bool.note('Enabled: light on/off'),
-  ligthStyle: enumU8(LIGHT_STYLES).note('LigthStyle: 0 spot, 1 omni, 2 parallel'),
+  ligthStyle: enumU8(LIGHT_STYLES).label('style').note('LigthStyle (sic, the stored key): 0 spot, 1 omni, 2 parallel'),
   position: vec3.note('Position X, Y, Z'),
   spotDirection: vec3.note('SpotDirection (spot lights)'),
   ambient: rgba.note('Ambient intensity'),

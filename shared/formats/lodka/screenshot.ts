@@ -24,6 +24,13 @@ function findChunk(chunks: LodChunkLike[], id: string, at: NodePath): NodePath |
   return undefined;
 }
 
+/** `320 × 240` from a PNG's header, or '' when the bytes are no PNG. */
+function pngSize(png: Uint8Array): string {
+  if (png.length < 24 || png[0] !== 0x89 || png[1] !== 0x50 || png[2] !== 0x4e || png[3] !== 0x47) return '';
+  const dv = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return `${dv.getUint32(16)} × ${dv.getUint32(20)}`;
+}
+
 /**
  * LODka: replace the data (and name, when given) of the first IMG1 chunk, or append a new IMG1
  * to the LOD1 container (the top level when there is none). Size and count are recomputed by the
@@ -36,11 +43,11 @@ export function lodScreenshot(tree: LodDocument, png: Uint8Array, name?: string)
   if (existing) {
     const commands: EditCommand[] = [{ op: 'set', path: [...existing, 'screenshotData'], value: png }];
     if (name) commands.push({ op: 'set', path: [...existing, 'screenshotName'], value: name });
-    return { op: 'batch', commands, label: 'Screenshot' };
+    return { op: 'batch', commands, label: `Replace the screenshot (IMG1)${pngSize(png) ? ` with a ${pngSize(png)} view` : ''}` };
   }
   const lodIndex = chunks.findIndex((c) => c.id === 'LOD1' && Array.isArray(c.children));
   const listPath: NodePath = lodIndex >= 0 ? ['chunks', lodIndex, 'children'] : ['chunks'];
   const list = lodIndex >= 0 ? chunks[lodIndex]!.children! : chunks;
   const chunk = { id: 'IMG1', size: 0, count: 1, screenshotType: 0, screenshotName: name ?? 'screenshot.png', screenshotData: png };
-  return { op: 'insert', path: listPath, index: list.length, value: chunk, label: 'Screenshot' };
+  return { op: 'insert', path: listPath, index: list.length, value: chunk, label: `Store a ${pngSize(png) ? `${pngSize(png)} ` : ''}screenshot in a new IMG1` };
 }

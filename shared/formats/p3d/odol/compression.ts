@@ -24,7 +24,23 @@ export interface Inflated {
  * charged to the decoding memory budget. `path` names the array in a budget refusal.
  */
 export function inflate(method: Method, src: Uint8Array, offset: number, expectedSize: number, out?: Uint8Array, path = ''): Inflated {
-  return method === 'lzo' ? lzo1xDecompress(src, offset, expectedSize, out, path) : lzssDecompress(src, offset, expectedSize, {}, out, path);
+  if (method !== 'lzo') return lzssDecompress(src, offset, expectedSize, {}, out, path);
+  const r = lzo1xDecompress(src, offset, expectedSize, out, path);
+  observer?.(src.subarray(offset, offset + r.consumed), expectedSize);
+  return r;
+}
+
+/** See {@link observeLzoStreams}. */
+let observer: ((stream: Uint8Array, size: number) => void) | undefined;
+
+/**
+ * Calls `fn` with every LZO stream a decode expands after this (a view of the input, and its
+ * expanded size), until called again with `undefined`. The benchmark collects the ODOL corpus's
+ * streams with it to time liblzo2 on exactly what the decoder expands (issue 26); nothing else
+ * sets it.
+ */
+export function observeLzoStreams(fn: ((stream: Uint8Array, size: number) => void) | undefined): void {
+  observer = fn;
 }
 
 /** Compresses `data` so that {@link inflate} gives it back. */

@@ -1,0 +1,96 @@
+/**
+ * How `lodsmith check` runs its workers: started once, taking files from one shared queue without
+ * waiting for the main thread, side by side, with results handed on in file order.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckJob, CheckResult } from '../../main/cli/check-file.ts';
+import { runPool } from '../../main/cli/commands/check.ts';
+
+const WORKER = new URL('./helpers/unruly-worker.ts', import.meta.url);
+const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-pool-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Done {
+  thread: string;
+  file: string;
+  start: number;
+  end: number;
+}
+
+function readLog(log: string): Done[] {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [thread, file, start, end] = l.split(' ');
+      return { thread: thread!, file: file!, start: Number(start), end: Number(end) };
+    });
+}
+
+describe('check worker pool', () => {
+  it('workers keep taking files while the main thread is busy, and work side by side', async () => {
+    const log = join(tmp, 'busy.log');
+    const names = Array.from({ length: 40 }, (_, i) => `f${String(i).padStart(2, '0')}-slow`);
+    const jobs: CheckJob[] = names.map((file) => ({ abs: log, file, strict: false }));
+    let whileBlocked: Done[] = [];
+    const results = await runPool(jobs, 2, 60_000, () => {
+      if (whileBlocked.length) return;
+      // The main thread is blocked here (the first result's callback) until the workers have done
+      // every file, or 30 s. A pool that hands out files from the main thread gets no further
+      // than one more file per worker while it is blocked.
+      const until = Date.now() + 30_000;
+      do whileBlocked = readLog(log);
+      while (whileBlocked.length < names.length && Date.now() < until);
+    }, WORKER);
+    expect(results.map((r) => r.result)).toEqual(names.map(() => 'ok'));
+    expect(whileBlocked.length).toBe(names.length);
+    // Both workers did files (counted per thread), and their busy intervals overlap in time.
+    const done = readLog(log);
+    const threads = [...new Set(done.map((d) => d.thread))];
+    expect(threads).toHaveLength(2);
+    const [a, b] = threads.map((t) => done.filter((d) => d.thread === t));
+    expect(a!.length + b!.length).toBe(names.length);
+    const overlaps = a!.filter((x) => b!.some((y) => x.start < y.end && y.start < x.end));
+    expect(overlaps.length).toBeGreaterThan(0);
+  });
+
+  it('hands results on in file order, a slow first file holding back those done before it', async () => {
+    const log = join(tmp, 'order.log');
+    const names = ['a-slower', 'b', 'c', 'd-slow', 'e', 'f', 'g'];
+    const seen: string[] = [];
+    const results: CheckResult[] = await runPool(names.map((file) => ({ abs: log, file, strict: false })), 2, 60_000, (r) => seen.push(r.file), WORKER);
+    expect(seen).toEqual(names);
+    expect(results.map((r) => r.file)).toEqual(names);
+    // The other worker really finished later files first: the order is the pool's doing.
+    const done = readLog(log).map((d) => d.file);
+    expect(done.indexOf('b')).toBeLessThan(done.indexOf('a-slower'));
+  });
+
+  it('survives a file that hangs, a worker that dies and one that throws, and still checks the rest', async () => {
+    const names = ['a', 'hang', 'b', 'crash', 'c', 'boom', 'd'];
+    const jobs = names.map((file) => ({ abs: file, file, strict: false }));
+    const seen: string[] = [];
+    const results = await runPool(jobs, 2, 1500, (r) => seen.push(r.file), WORKER);
+    expect(results.map((r) => r.file)).toEqual(names);
+    expect(seen).toEqual(names);
+    const by = new Map(results.map((r) => [r.file, r]));
+    for (const ok of ['a', 'b', 'c', 'd']) expect(by.get(ok)!.result).toBe('ok');
+    expect(by.get('hang')).toMatchObject({ result: 'error', detail: expect.stringMatching(/^stopped after 1\.5 s: took too long/) });
+    expect(by.get('crash')).toMatchObject({ result: 'error', detail: expect.stringMatching(/worker stopped unexpectedly/) });
+    expect(by.get('boom')).toMatchObject({ result: 'error', detail: 'worker failed: boom' });
+  });
+
+  it('files a worker did but had not reported when it died are done again, not lost or failed', async () => {
+    // One worker: a, b and c wait in its batch (posted every 50 ms or 64 files) when it dies.
+    const names = ['a', 'b', 'c', 'crash', 'd'];
+    const seen: string[] = [];
+    const results = await runPool(names.map((file) => ({ abs: file, file, strict: false })), 1, 60_000, (r) => seen.push(r.file), WORKER);
+    expect(seen).toEqual(names);
+    expect(results.map((r) => `${r.file} ${r.result}`)).toEqual(['a ok', 'b ok', 'c ok', 'crash error', 'd ok']);
+    expect(results[3]!.detail).toMatch(/worker stopped unexpectedly/);
+  });
+});

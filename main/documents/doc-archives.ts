@@ -1,7 +1,8 @@
 /**
  * PBO archives in the editor, read only: the Open dialog lists an archive like a folder (its
  * entries under `ARCHIVE.pbo::folder\in\archive`), and an entry opens as a read-only document
- * (as dropped bytes do: Save As writes it out). Nothing is ever written into an archive.
+ * (as dropped bytes do: Save As writes it out) whose textures are found inside the same archive
+ * by its prefix (doc-textures.ts). Nothing is ever written into an archive.
  */
 import { stat } from 'node:fs/promises';
 import type { DocSnapshot, FileEntry } from '../../shared/ipc/contract.ts';
@@ -81,6 +82,13 @@ export class DocumentArchives {
     } finally {
       pbo.close();
     }
-    return openBytes(inner, bytes);
+    const snap = await openBytes(inner, bytes);
+    // Its textures are looked up inside the same archive, under the archive's prefix.
+    const d = this.s.docs.get(snap.id);
+    if (!d) return snap;
+    d.archive = { abs: await this.s.paths.resolve(userArchive, 'read'), prefix: pbo.archive.prefix, names: pbo.archive.entries.filter((e) => !e.unreadable).map((e) => e.name) };
+    // The texture problems were worked out before the archive was known: again, with it.
+    d.textureProblems = undefined;
+    return this.s.snapshot(d);
   }
 }

@@ -78,14 +78,27 @@ function fetchPackages(dir: string): Record<keyof typeof NATIVE_LZO_PACKAGES, st
   return out;
 }
 
+/** The packages already unpacked in `dir` by an earlier run, or undefined. */
+function cachedPackages(dir: string): ReturnType<typeof fetchPackages> | undefined {
+  const names = Object.keys(NATIVE_LZO_PACKAGES) as (keyof typeof NATIVE_LZO_PACKAGES)[];
+  const ok = names.every((n) => existsSync(join(dir, n, 'package.json')) && (JSON.parse(readFileSync(join(dir, n, 'package.json'), 'utf8')) as { version?: string }).version === NATIVE_LZO_PACKAGES[n]);
+  return ok ? (Object.fromEntries(names.map((n) => [n, join(dir, n)])) as ReturnType<typeof fetchPackages>) : undefined;
+}
+
+/** Builds `out` with `args` unless an earlier run left it (a build is ~10 s of the compression section). */
+function buildOnce(out: string, cmd: string, args: readonly string[], cwd: string): void {
+  if (!existsSync(out)) run(cmd, args, cwd);
+}
+
 /**
- * Builds and loads both packages in `dir` (a fresh temp folder). Each entry says what it could
- * not do when it is not there.
+ * Builds and loads both packages in `dir`, a temp folder kept between runs (one per Node
+ * version: the `lzo` addon is built for exactly this Node); what an earlier run built is reused.
+ * Each entry says what it could not do when it is not there.
  */
 export function buildNativeLzo(dir: string): Record<'lzo' | 'lzo-decompress', NativeLzo> {
   let pkgs: ReturnType<typeof fetchPackages>;
   try {
-    pkgs = fetchPackages(dir);
+    pkgs = cachedPackages(dir) ?? fetchPackages(dir);
   } catch (e) {
     const missing = `could not fetch the package with npm pack (${(e as Error).message})`;
     return { lzo: { missing }, 'lzo-decompress': { missing } };
@@ -100,9 +113,9 @@ export function buildNativeLzo(dir: string): Record<'lzo' | 'lzo-decompress', Na
   try {
     if (!headers) throw new Error(noHeaders);
     const p = pkgs.lzo;
-    run(cxx, ['-O3', '-fPIC', '-std=c++20', '-I', headers, '-c', join(p, 'lib/lzo.cc'), '-o', join(p, 'lzo.o')], p);
-    run(cc, ['-O3', '-fPIC', '-c', join(p, 'lib/minilzo209/minilzo.c'), '-o', join(p, 'minilzo.o')], p);
-    run(cxx, ['-shared', join(p, 'lzo.o'), join(p, 'minilzo.o'), '-o', join(p, 'node_lzo.node')], p);
+    buildOnce(join(p, 'lzo.o'), cxx, ['-O3', '-fPIC', '-std=c++20', '-I', headers, '-c', join(p, 'lib/lzo.cc'), '-o', join(p, 'lzo.o')], p);
+    buildOnce(join(p, 'minilzo.o'), cc, ['-O3', '-fPIC', '-c', join(p, 'lib/minilzo209/minilzo.c'), '-o', join(p, 'minilzo.o')], p);
+    buildOnce(join(p, 'node_lzo.node'), cxx, ['-shared', join(p, 'lzo.o'), join(p, 'minilzo.o'), '-o', join(p, 'node_lzo.node')], p);
     const binding = require(join(p, 'node_lzo.node')) as { decompress(input: Buffer, output: Buffer): { err: number; len: number } };
     // As the package's index.js decompress: a new zero-filled Buffer of the given length per call.
     result.lzo.decompress = (stream, size) => {
@@ -120,7 +133,7 @@ export function buildNativeLzo(dir: string): Record<'lzo' | 'lzo-decompress', Na
     const p = pkgs['lzo-decompress'];
     const napi = headers ?? ['/usr/include/node', '/usr/local/include/node'].find((d) => existsSync(join(d, 'node_api.h')));
     if (!napi) throw new Error(noHeaders);
-    run(cc, ['-O3', '-fPIC', '-shared', '-I', napi, '-I', pkgs['napi-macros'], join(p, 'src/module.c'), '-lavutil', '-o', join(p, 'module.node')], p);
+    buildOnce(join(p, 'module.node'), cc, ['-O3', '-fPIC', '-shared', '-I', napi, '-I', pkgs['napi-macros'], join(p, 'src/module.c'), '-lavutil', '-o', join(p, 'module.node')], p);
     const binding = require(join(p, 'module.node')) as { decompress(input: Buffer, size: number): Buffer };
     result['lzo-decompress'].decompress = (stream, size) => binding.decompress(stream, size);
   } catch (e) {

@@ -10,7 +10,7 @@
  * - LZ4 block format (Unigine ms14 geometry): `lz4js` (pure JS), `lz4-wasm-nodejs` and
  *   `lz4-napi` (lz4_flex in WebAssembly / native), which read a block with its size prepended.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -116,9 +116,10 @@ async function lzoPeers(stream: Uint8Array, size: number): Promise<Peer[]> {
   } catch (e) {
     peers.push({ name: 'lzo-wasm', bounds: '', missing: `could not load (${(e as Error).message.split('\n')[0]})` });
   }
-  // The native packages, built for this run in a temp folder (bench/lib/native-peers.ts).
-  const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-native-lzo-'));
-  try {
+  // The native packages, built in a temp folder kept between runs (bench/lib/native-peers.ts).
+  const dir = join(tmpdir(), `lodsmith-bench-native-lzo-${process.version}-${process.arch}`);
+  mkdirSync(dir, { recursive: true });
+  {
     const built = buildNativeLzo(dir);
     // A few bytes past the stream's end stay inside the allocation: lzo-decompress hands FFmpeg
     // the length plus AV_LZO_INPUT_PADDING, as FFmpeg's decoder may read that far ahead.
@@ -136,9 +137,6 @@ async function lzoPeers(stream: Uint8Array, size: number): Promise<Peer[]> {
         peers.push({ name, bounds: bounds[name]!, decode: () => decompress(buf, size) });
       } else peers.push({ name, bounds: '', missing: b.missing! });
     }
-  } finally {
-    // The loaded .node files stay mapped; removing their folder does not unload them.
-    rmSync(dir, { recursive: true, force: true });
   }
   return peers;
 }

@@ -152,9 +152,14 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     version = codec.info(doc, data.length).version;
     const rules = codec.rules ? await modRules(codec.rules, doc, job) : undefined;
     const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory);
+    // A model with source animations (P3D: model.cfg) is checked against its config too (files on
+    // disk only: an archive entry's model.cfg is not looked up inside the archive).
+    const cfgError = !diff && !job.pbo && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;
     const ms = performance.now() - t0;
-    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ...(rules ? { rules } : {}), ms };
-    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ...(rules ? { rules } : {}), ms };
+    const withRules = rules ? { rules } : {};
+    if (cfgError) return { file: job.file, format, version, bytes, result: 'error', detail: cfgError, ...withRules, ms };
+    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ...withRules, ms };
+    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ...withRules, ms };
   } catch (e) {
     const r: CheckResult = { file: job.file, format, version, bytes, result: 'error', detail: describeError(e), ms: performance.now() - t0 };
     if (isDecodeError(e)) {

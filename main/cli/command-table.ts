@@ -108,7 +108,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     name: 'info',
     description: 'summarise a model file (format, version, meshes, materials, bones, animations) or a texture (type, size, mips, tags)',
     args: [{ name: '<file>', description: 'model or texture file' }],
-    options: [{ flags: '--json', description: 'print one JSON object instead of text' }],
+    options: [{ flags: '--json', description: 'print one JSON object instead of text' }, { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" }],
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/info.ts')).runInfo(str(file), opts, io)),
   },
   {
@@ -125,6 +125,7 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<file>', description: 'model file' }],
     options: [
       { flags: '--json', description: 'print the problems as JSON' },
+      { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" },
       ...RULE_OPTIONS,
     ],
     help: '\nEach line: severity, node path, byte offset (@0x...), message; errors first. Modding rules (docs/rules.md)\nend their message with the rule id in brackets; a lodsmith.json beside the files sets or turns them off.',
@@ -153,6 +154,8 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
       { flags: '--anim <files...>', description: 'standalone animation files (.animation, .anim) to bind to the model by bone name' },
       { flags: '--up <axis>', description: "which axis of the model points up: y, z (adds a root node turning it Y-up) or auto (the format's guess)", parse: upAxisChoice, default: 'auto' },
       { flags: '--textures <dirs...>', description: 'look textures up under these folders too (repeatable: a P-drive, an unpacked mod) and embed them as PNG' },
+      { flags: '--pose <pairs...>', description: 'P3D with a model.cfg: write the model posed at these animation source values (SOURCE=VALUE ...)' },
+      { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" },
       { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
     ],
     help: "\nGeometry keeps the source units and axes. Warnings name what had to be repaired or left out.\nA .gltf output is one self-contained file (buffers and textures as data URIs).\nWith --textures, each texture is searched under the given folders, then the model's folder and its parents\n(case-insensitive, \\ or /, a P:\\ drive dropped), then by file name beside the model; one not found is a warning.",

@@ -12,6 +12,7 @@ import { matchAnimation } from '../../shared/scene/attach.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import type { DiskState, DocumentStore, OpenDocument } from './doc-store.ts';
 import type { DocumentTextures } from './doc-textures.ts';
+import type { DocumentSourceAnimations } from './doc-source-animations.ts';
 
 /** An animation opened alone looks for its model among this many files beside it, each at most this large. */
 const RIG_TRIES = 6;
@@ -20,10 +21,12 @@ const RIG_MAX_BYTES = 64 << 20;
 export class DocumentOpening {
   private readonly s: DocumentStore;
   private readonly textures: DocumentTextures;
+  private readonly sources: DocumentSourceAnimations | undefined;
 
-  constructor(s: DocumentStore, textures: DocumentTextures) {
+  constructor(s: DocumentStore, textures: DocumentTextures, sources?: DocumentSourceAnimations) {
     this.s = s;
     this.textures = textures;
+    this.sources = sources;
   }
 
   private readonly opening = new Map<string, Promise<DocSnapshot>>();
@@ -62,6 +65,8 @@ export class DocumentOpening {
     };
     // An animation file opened alone: the model beside it that it plays on gives it a skeleton.
     if (codec.animation?.role === 'clips') d.rig = await this.findRig(d);
+    // A model with source animations (P3D: model.cfg beside it) gets them before its first scene.
+    await this.sources?.attach(d);
     this.s.docs.set(id, d);
     await this.s.recent.add(display);
     const snap = await this.s.snapshot(d);

@@ -17,6 +17,7 @@ import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { timedStage } from './stage-timing.ts';
 import type { AttachedAnimation, DocumentStore, OpenDocument } from './doc-store.ts';
 import type { DocumentTextures } from './doc-textures.ts';
+import type { DocumentSourceAnimations } from './doc-source-animations.ts';
 
 /** Animation files the picker looks at in one folder, at most (each is decoded to match bones). */
 const MAX_CANDIDATES = 200;
@@ -27,10 +28,12 @@ const FIND_HITS = 5_000;
 export class DocumentScenes {
   private readonly s: DocumentStore;
   private readonly textures: DocumentTextures;
+  private readonly sources: DocumentSourceAnimations | undefined;
 
-  constructor(s: DocumentStore, textures: DocumentTextures) {
+  constructor(s: DocumentStore, textures: DocumentTextures, sources?: DocumentSourceAnimations) {
     this.s = s;
     this.textures = textures;
+    this.sources = sources;
   }
 
   inspect(id: DocId, path: NodePath): Inspection | null {
@@ -113,7 +116,9 @@ export class DocumentScenes {
   /** The model's scene with the clips of its attached animation files bound to its bones. */
   scene(id: DocId, lod?: string): Scene {
     const d = this.s.get(id);
-    const ahead = this.takeSceneAhead(d, lod);
+    // The scene built ahead has no source animation clips: a model with them builds its own.
+    const built = this.takeSceneAhead(d, lod);
+    const ahead = built && !this.sources?.has(d) ? built : undefined;
     const scene = ahead ?? this.ownScene(d, lod);
     // The prefetch gave the scene built ahead its .rvmat stages already (reading those files).
     if (!ahead) this.textures.materialStages(d, scene);
@@ -138,7 +143,7 @@ export class DocumentScenes {
   /** The document's own scene (no attached animations). */
   ownScene(d: OpenDocument, lod?: string): Scene {
     try {
-      return timedStage('host:scene', () => d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
+      return timedStage('host:scene', () => this.sources?.scene(d, lod) ?? d.codec.toScene(d.tree, lod === undefined ? {} : { lod }));
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), message: `Could not build the 3D preview: ${toAppError(e).message}` });
     }

@@ -30,6 +30,7 @@ import { DocumentOpening } from './doc-open.ts';
 import { DocumentSaving } from './doc-save.ts';
 import { DocumentScenes } from './doc-scene.ts';
 import { DocumentTextures } from './doc-textures.ts';
+import { DocumentSourceAnimations } from './doc-source-animations.ts';
 import { DocumentGltf } from './doc-gltf.ts';
 import { TextureFiles } from './texture-files.ts';
 
@@ -54,6 +55,7 @@ export class DocumentService {
   private readonly files: TextureFiles;
   private readonly rules: DocumentRules;
   private readonly archives: DocumentArchives;
+  private readonly sources: DocumentSourceAnimations;
 
   constructor(opts: DocumentServiceOptions) {
     this.s = new DocumentStore(opts);
@@ -62,11 +64,12 @@ export class DocumentService {
     this.textures = new DocumentTextures(this.s);
     this.rules = new DocumentRules(this.s);
     this.archives = new DocumentArchives(this.s);
-    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.rules.ruleProblems(d)];
+    this.sources = new DocumentSourceAnimations(this.s);
+    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.sources.problems(d), ...this.rules.ruleProblems(d)];
     this.history = new DocumentHistory(this.s);
-    this.opening = new DocumentOpening(this.s, this.textures);
+    this.opening = new DocumentOpening(this.s, this.textures, this.sources);
     this.saving = new DocumentSaving(this.s, this.history);
-    this.scenes = new DocumentScenes(this.s, this.textures);
+    this.scenes = new DocumentScenes(this.s, this.textures, this.sources);
     this.gltf = new DocumentGltf(this.s, this.history, this.scenes);
     this.files = new TextureFiles(this.s);
   }

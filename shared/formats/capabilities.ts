@@ -10,6 +10,7 @@ import type { ImportMesh, ImportModel } from '../import/model.ts';
 import type { EditCommand } from '../model/commands.ts';
 import type { OutlineNode } from '../model/outline.ts';
 import type { NodePath } from '../model/path.ts';
+import type { Scene } from '../scene/scene.ts';
 
 /**
  * glTF import into this format: "New from glTF" / `lodsmith import` and "Replace mesh from glTF".
@@ -103,3 +104,54 @@ export interface DocCapabilities {
   replaceable: string[];
 }
 
+
+/**
+ * Animations driven by named sources (Arma: doors, turrets, hatches), defined in a config file
+ * found beside the model (`configFile`: model.cfg) or compiled into the model itself. The
+ * evaluator is loaded on first use (shared/formats/p3d/modelcfg/animator.ts).
+ */
+export interface SourceAnimationSupport {
+  /** The config file the animations come from, looked for in the model's folder and its parents. */
+  configFile?: string;
+  load(): Promise<SourceAnimator>;
+}
+
+/** A config file as main read it (with its includes) and the format's parser took it. */
+export interface SourceConfig {
+  file: string;
+  doc: object;
+}
+
+/**
+ * Reads a file a config includes: `path` as written in the directive, `from` the including file.
+ * Returns the file's name (for messages and cycle detection) and text, or undefined.
+ */
+export type ConfigIncludeReader = (path: string, from: string) => { name: string; text: string } | undefined;
+
+export interface SourceAnimator {
+  /** Parses a config file's bytes; `readInclude` gives included files. Throws with file, line and column. */
+  readConfig?(bytes: Uint8Array, file: string, readInclude: ConfigIncludeReader): object;
+  /** The model's animations, or undefined when it has none (no config, no class, nothing compiled). */
+  animations(doc: object, modelPath: string, config: SourceConfig | undefined): SourceAnimations | undefined;
+}
+
+/** A place in a config file. */
+export interface SourcePlace {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface SourceAnimations {
+  /** The sources, named as in the config, ranged by their animations' values. */
+  sources: { name: string; min: number; max: number; animations: string[] }[];
+  /** `info`'s summary: label/value rows, one row per animation, and the same as JSON. */
+  info(): { rows: [string, string][]; animationRows: string[][]; json: Record<string, unknown> };
+  /**
+   * The scene of one LOD posed at `pose` (lower-case source -> value), or, without a pose, skinned
+   * with one clip per source sweeping its range. `unused` lists posed sources no animation reads.
+   */
+  scene(lod: string | undefined, pose?: ReadonlyMap<string, number>): { scene: Scene; unused: string[] };
+  /** The config checked against the model, each problem at its file and line. */
+  problems(): { severity: 'error' | 'warning'; message: string; at: SourcePlace }[];
+}

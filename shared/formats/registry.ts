@@ -15,7 +15,7 @@ import type { Problem } from '../model/problems.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { ArrayLayout } from '../model/array-view.ts';
 import type { EditorQuery } from '../model/editor-query.ts';
-import type { AnimationSupport, DocCapabilities, EditorSupport, GltfImportSupport, TextureSupport } from './capabilities.ts';
+import type { AnimationSupport, DocCapabilities, EditorSupport, GltfImportSupport, SourceAnimationSupport, TextureSupport } from './capabilities.ts';
 
 /** The codec's own toScene, without the registry's guard (the fuzzer wants the real stack). */
 export function unguardedScene(codec: FormatCodec): FormatCodec['toScene'] {
@@ -140,6 +140,8 @@ export interface FormatCodec<D extends object = any> {
   screenshot?(doc: D, png: Uint8Array, name?: string): EditCommand | undefined;
   /** Models that take animation files, and animation files that play on them. */
   animation?: AnimationSupport;
+  /** Animations driven by named sources (P3D: model.cfg, or compiled into ODOL). */
+  sourceAnimations?: SourceAnimationSupport;
   /** What the materials reference on disk (texture files, material files). */
   textures?: TextureSupport;
   /** The editor panels the format offers and how its preview is drawn. */

@@ -1,7 +1,8 @@
 /** `lodsmith convert IN OUT.glb|OUT.gltf`: a model (and optional animation files) to glTF 2.0. */
 import { extname, resolve } from 'node:path';
 import { sceneToGltf, writeGlb, writeGltfEmbedded } from '../../../shared/export/gltf.ts';
-import type { AnimationClip } from '../../../shared/scene/scene.ts';
+import type { AnimationClip, Scene } from '../../../shared/scene/scene.ts';
+import { parsePose, sourceAnimationsOf } from '../model-cfg-cli.ts';
 import { animationClips, modelGltfOptions } from '../../../shared/scene/attach.ts';
 import { CliFailure, EXIT_OK, FileError } from '../fail.ts';
 import { writeAtomically, writeLines, type CliIO } from '../io.ts';
@@ -24,13 +25,28 @@ export interface ConvertOptions {
    * looked up (these, then the model's folder and its parents) and embedded as PNG.
    */
   textures?: string[];
+  /** Source values to pose a P3D model at (`--pose SOURCE=VALUE ...`, from its model.cfg). */
+  pose?: string[];
+  /** A P3D model's model.cfg, instead of the one found beside it (--model-cfg). */
+  modelCfg?: string;
 }
 
 export async function runConvert(input: string, output: string, opts: ConvertOptions, io: CliIO): Promise<number> {
   const ext = extname(output).toLowerCase();
   if (ext !== '.glb' && ext !== '.gltf') throw new CliFailure(`${output}: the output must end in .glb or .gltf`);
   const model = await loadModel(input, io.cwd, opts.maxMemory);
-  const scene = model.codec.toScene(model.doc, opts.lod !== undefined ? { lod: opts.lod } : {});
+  const sceneOpts = opts.lod !== undefined ? { lod: opts.lod } : {};
+  const cfgWarnings: string[] = [];
+  let scene: Scene | undefined;
+  // Source animations (P3D: model.cfg, or compiled in): posed at --pose, else one glTF animation per source.
+  const pose = opts.pose ? parsePose(opts.pose) : undefined;
+  const anims = await sourceAnimationsOf(model.codec, model.doc, input, io.cwd, opts.modelCfg);
+  if (anims) {
+    const r = anims.scene(opts.lod, pose);
+    scene = r.scene;
+    for (const u of r.unused) cfgWarnings.push(`--pose ${u}: the model's animations use no source of that name; nothing moved`);
+  } else if (pose) cfgWarnings.push(model.codec.sourceAnimations?.configFile ? `no ${model.codec.sourceAnimations.configFile} found for the model (or no class for it): --pose changes nothing` : "--pose: the model's format has no source animations; nothing moved");
+  scene ??= model.codec.toScene(model.doc, sceneOpts);
   const extraClips: AnimationClip[] = [];
   for (const file of opts.anim ?? []) {
     try {
@@ -75,7 +91,7 @@ export async function runConvert(input: string, output: string, opts: ConvertOpt
   }
   if (!opts.quiet) {
     const root = document.getRoot();
-    await writeLines(io.stderr, [...[...textureWarnings, ...warnings].map((w) => `warning: ${w}`), ...textureNotes.map((n) => `note: ${n}`)]);
+    await writeLines(io.stderr, [...[...cfgWarnings, ...textureWarnings, ...warnings].map((w) => `warning: ${w}`), ...textureNotes.map((n) => `note: ${n}`)]);
     const parts = [
       plural(root.listMeshes().length, 'mesh', 'meshes'),
       plural(root.listMaterials().length, 'material'),

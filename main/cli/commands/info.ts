@@ -11,6 +11,8 @@ export interface InfoOptions {
   json?: boolean;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /** A P3D model's model.cfg, instead of the one found beside it (--model-cfg). */
+  modelCfg?: string;
 }
 
 export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promise<number> {
@@ -25,13 +27,26 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
   // unaligned arrays are moved into alignment inside them instead of copied (shared/binary/share.ts).
   const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
+  // Source animations (a P3D model's model.cfg, or compiled in): class, skeleton, animations, sources.
+  const { sourceAnimationsInfo, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
+  const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
+  const cfgInfo = anims ? sourceAnimationsInfo(anims, io.cwd) : undefined;
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;
-    const out = { format, version, bytes: bytes.length, meshes, materials, bones, animations, ...withoutBytes(extra) };
+    const out = { format, version, bytes: bytes.length, meshes, materials, bones, animations, ...withoutBytes(extra), ...(cfgInfo ? { modelCfg: cfgInfo.json } : {}) };
     await writeJson(io.stdout, out, jsonSafe);
   } else {
-    await writeLines(io.stdout, describeInfo(file, codec.label, info, bytes.length));
+    const lines = describeInfo(file, codec.label, info, bytes.length);
+    if (cfgInfo) {
+      const w = Math.max(...cfgInfo.rows.map(([k]) => k.length));
+      lines.push('', ...cfgInfo.rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`));
+      if (cfgInfo.animationRows.length) {
+        lines.push('');
+        lines.push(...table([{ title: 'animation', max: 32 }, { title: 'type', max: 14 }, { title: 'selection', max: 32 }, { title: 'source', max: 40 }, { title: 'values' }, { title: 'moves' }], cfgInfo.animationRows).map((l) => `  ${l}`));
+      }
+    }
+    await writeLines(io.stdout, lines);
   }
   return EXIT_OK;
 }

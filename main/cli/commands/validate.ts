@@ -15,11 +15,17 @@ export interface ValidateOptions {
   skipRule?: string | string[];
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /** A P3D model's model.cfg, instead of the one found beside it (--model-cfg). */
+  modelCfg?: string;
 }
 
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
   const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
   const problems: Problem[] = [...codec.validate(doc)];
+  // A model's source animations (P3D: model.cfg) are checked against it; each problem names the config's file and line.
+  const { sourceAnimationProblems, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
+  const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
+  if (anims) problems.push(...sourceAnimationProblems(anims, io.cwd));
   if (codec.rules) {
     const abs = resolve(io.cwd, file);
     const config = ruleChoices(dirname(abs), opts, codec.rules.rules);

@@ -36,6 +36,8 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
   // The P3D editors (face groups, proxies, named selections) and one LOD at a time in the preview.
   editor: P3D_EDITOR,
   textures: P3D_TEXTURES,
+  // Doors, turrets, hatches: model.cfg beside the model drives them (modelcfg/animator.ts).
+  sourceAnimations: { configFile: 'model.cfg', load: async () => (await import('../modelcfg/animator.ts')).mlodAnimator },
   gltf: {
     label: 'Arma P3D, editable MLOD (.p3d)',
     extension: '.p3d',

@@ -60,4 +60,6 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   // The P3D editors (face groups, proxies, named selections) and one LOD at a time in the preview.
   editor: P3D_EDITOR,
   textures: P3D_TEXTURES,
+  // Animations compiled in by the binarizer, played by source values (modelcfg/animator.ts).
+  sourceAnimations: { load: async () => (await import('../modelcfg/animator.ts')).odolAnimator },
 };

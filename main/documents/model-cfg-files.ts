@@ -1,0 +1,77 @@
+/**
+ * Finding and reading a model's config file from disk (P3D: model.cfg, named by the codec's
+ * SourceAnimationSupport), as the game's binarizer finds it: in the model's folder, else in the
+ * nearest parent folder that has one. An explicit file (`--model-cfg`) overrides the search. `#include` paths are read relative to
+ * the including file; a path starting with `\` (a P-drive path) is tried under each parent folder.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { ConfigIncludeReader, SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
+
+/** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
+const MAX_CFG_BYTES = 16 * 1024 * 1024;
+const MAX_PARENTS = 64;
+
+/** The file named `name` in `dir`, case-insensitively (Windows-made mods on a case-sensitive disk). */
+function fileIn(dir: string, name: string): string | undefined {
+  const exact = join(dir, name);
+  if (existsSync(exact) && statSync(exact).isFile()) return exact;
+  try {
+    const lower = name.toLowerCase();
+    const hit = readdirSync(dir).find((f) => f.toLowerCase() === lower);
+    return hit && statSync(join(dir, hit)).isFile() ? join(dir, hit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `name` (model.cfg) beside the model or in its nearest parent folder, or undefined. */
+export function findConfigFile(modelPath: string, name: string): string | undefined {
+  let dir = dirname(resolve(modelPath));
+  for (let k = 0; k < MAX_PARENTS; k++) {
+    const f = fileIn(dir, name);
+    if (f) return f;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+function readText(file: string): string {
+  const st = statSync(file);
+  if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
+  const bytes = readFileSync(file);
+  // UTF-8 when the bytes are, else one char per byte (the config parser reads the main file alike).
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
+/** Reads included files relative to the including file (or, for `\path`, under its parent folders). */
+export const diskIncludeReader: ConfigIncludeReader = (path, from) => {
+  const rel = path.replace(/\\/g, '/');
+  const candidates: string[] = [];
+  if (rel.startsWith('/')) {
+    for (let dir = dirname(from), k = 0; k < MAX_PARENTS; k++) {
+      candidates.push(join(dir, rel));
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  } else candidates.push(resolve(dirname(from), rel));
+  for (const c of candidates) {
+    const f = existsSync(c) && statSync(c).isFile() ? c : fileIn(dirname(c), c.replace(/^.*[\\/]/, ''));
+    if (f) return { name: f, text: readText(f) };
+  }
+  return undefined;
+};
+
+/** A config file read and parsed by the format's animator (capabilities.ts); throws with file, line and column. */
+export function readSourceConfig(file: string, animator: SourceAnimator): SourceConfig {
+  const st = statSync(file);
+  if (st.size > MAX_CFG_BYTES) throw new Error(`${file} is ${st.size} bytes, larger than any config file`);
+  return { file, doc: animator.readConfig!(new Uint8Array(readFileSync(file)), file, diskIncludeReader) };
+}

@@ -12,14 +12,17 @@
  *   Arma 3 Object Builder reader (A3OB) run the same way in the same passes (target: 2x faster;
  *   without the peer the row is a MISS saying "peer missing");
  * - `check` over the corpus copied eight times (~1,300 files) with `-j 2` against `-j 1` (target
- *   <= 0.7x on 2 cores), beside the machine's bound: two CPU-bound processes side by side / one.
+ *   <= 0.7x on 2 cores), beside the machine's bound: two CPU-bound processes side by side / one;
+ * - `check` over a folder of four PBOs holding the corpus's models and textures: MB/s of entries
+ *   (no target yet: the first figure of a new kind of input).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCliBundle } from '../../scripts/build-cli.ts';
-import { corpusDir, hasCorpus, repoRoot } from '../../test/helpers/corpus.ts';
+import { corpusDir, corpusFiles, hasCorpus, readBytes, repoRoot } from '../../test/helpers/corpus.ts';
+import { buildPbo } from '../../test/helpers/pbo.ts';
 import { corpusInputs } from './inputs.ts';
 import { a3obCommandLine, peersDir } from './peer-paths.ts';
 import type { Row } from './report.ts';
@@ -184,6 +187,21 @@ export async function benchProcesses(quick: boolean, log: (s: string) => void): 
       });
     }
 
+    // 3. check over a folder of PBO archives (the corpus's P3D models and textures packed by the
+    // test helper, half of the archives LZSS-compressed): throughput of reading, expanding,
+    // decoding, round-tripping and rule-checking every model inside.
+    if (hasCorpus) {
+      const pboDir = join(dir, 'pbos');
+      const { entries, bytes } = writeCorpusPbos(pboDir);
+      const reps = quick ? 1 : 3;
+      log(`process: check over ${entries} entries in 4 PBOs, ${reps} rounds`);
+      const runs = timedWithCpu(Array.from({ length: reps + 1 }, () => [BIN, 'check', pboDir]));
+      const ms = median(runs.ms.slice(1));
+      rows.push({
+        section: 'process', subject: 'lodsmith check', input: `4 PBOs (${entries} models and textures, 2 compressed)`, bytes, metric: 'check over PBOs', value: bytes / 1e6 / (ms / 1000), unit: 'MB/s',
+        verdict: '-', note: `median wall time ${ms.toFixed(0)} ms for ${(bytes / 1e6).toFixed(1)} MB of entries (decoded sizes), default -j; the first run warmed the compile cache`,
+      });
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -264,4 +282,21 @@ function countFiles(d: string): number {
   let n = 0;
   for (const e of readdirSync(d, { withFileTypes: true })) n += e.isDirectory() ? countFiles(join(d, e.name)) : 1;
   return n;
+}
+
+/** The corpus's P3D models and PAA textures in four PBOs (two compressed) under `dir`. */
+export function writeCorpusPbos(dir: string): { entries: number; bytes: number } {
+  mkdirSync(dir, { recursive: true });
+  const files = [...corpusFiles('p3d_mlod'), ...corpusFiles('p3d_odol'), ...corpusFiles('paa')];
+  let bytes = 0;
+  for (let k = 0; k < 4; k++) {
+    const mine = files.filter((_, i) => i % 4 === k);
+    const entries = mine.map((f) => {
+      const data = readBytes(f);
+      bytes += data.length;
+      return { name: `data\\${f.split(/[\\/]/).pop()!}`, data, compress: k % 2 === 1 };
+    });
+    writeFileSync(join(dir, `addon${k}.pbo`), buildPbo(entries, { properties: [['prefix', `bench\\addon${k}`]] }));
+  }
+  return { entries: files.length, bytes };
 }

@@ -14,6 +14,7 @@ import {
 } from '../../shared/formats/texture/index.ts';
 import { createPaa, decodePaa, decodePaaMip, encodePaa } from '../../shared/formats/texture/paa.ts';
 import { decodeDds, decodeDdsMip } from '../../shared/formats/texture/dds.ts';
+import { eddsFromDds } from '../../shared/formats/texture/edds.ts';
 import { decodeTga, decodeTgaImage } from '../../shared/formats/texture/tga.ts';
 import { replaceDds, replaceTga } from '../../shared/formats/texture/rewrite.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
@@ -95,7 +96,7 @@ export function fuzzTextures(seeds: readonly Seed[], opts: { inputs: number; sec
   return stats;
 }
 
-/** Small textures the project makes itself: one per PAA write format, a DDS and a TGA. */
+/** Small textures the project makes itself: one per PAA write format, a DDS, two EDDS and a TGA. */
 export function generatedTextureSeeds(): Seed[] {
   const w = 16, h = 8;
   const rgba = new Uint8Array(w * h * 4);
@@ -119,5 +120,16 @@ export function generatedTextureSeeds(): Seed[] {
   dds.set(head);
   for (let i = 128; i < dds.length; i++) dds[i] = (i * 31) & 255;
   seeds.push({ name: 'generated:bgra.dds', format: 'texture', bytes: dds, streams: [] });
+  // DayZ EDDS made from it and from a DXT5 DDS: COPY levels and chained LZ4 chunks.
+  seeds.push({ name: 'generated:bgra.edds', format: 'texture', bytes: eddsFromDds(decodeDds(dds), { copyBelow: 32, chunk: 24 }), streams: [] });
+  const dxtHead = new Uint8Array(128);
+  dxtHead.set(head);
+  const hv = new DataView(dxtHead.buffer);
+  hv.setUint32(12, 16, true); hv.setUint32(16, 16, true); hv.setUint32(28, 3, true); hv.setUint32(80, 4, true);
+  dxtHead.set([0x44, 0x58, 0x54, 0x35], 84);
+  const dxt = new Uint8Array(128 + 256 + 64 + 16);
+  dxt.set(dxtHead);
+  for (let i = 128; i < dxt.length; i++) dxt[i] = (i * 57) & 255;
+  seeds.push({ name: 'generated:dxt5.edds', format: 'texture', bytes: eddsFromDds(decodeDds(dxt), { copyBelow: 64, chunk: 100 }), streams: [] });
   return seeds;
 }

@@ -1,8 +1,12 @@
 /** One file of `lodsmith check`: detect, decode, round-trip, time it. Runs inside a worker. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
-import { withBudget } from '../../shared/binary/budget.ts';
+import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
+import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
+import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
+import { PboFile } from '../documents/pbo-file.ts';
+import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../documents/rules-env.ts';
 import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, firstDifferenceFast, roundTrip } from './verify.ts';
@@ -20,6 +24,8 @@ export interface CheckResult {
   offset?: number;
   /** Node path of the decode error or the first difference. */
   path?: string;
+  /** What the modding rules found (docs/rules.md), when the format has rules. */
+  rules?: { errors: number; warnings: number; problems: { rule: string; severity: string; where: string; message: string }[] };
   ms: number;
 }
 
@@ -28,8 +34,15 @@ type TextureBudget = typeof import('../../shared/formats/texture/budget.ts').tex
 
 export interface CheckJob {
   abs: string;
+  /** Shown path: relative to the checked folder; `archive.pbo::path\in\archive.p3d` for a PBO entry. */
   file: string;
   strict: boolean;
+  /** Set when the file is an entry of the PBO at `abs`: the entry as the archive's header gave it. */
+  pbo?: PboEntry;
+  /** The archive's prefix and entry names, for the modding rules' lookups inside it. */
+  archive?: { prefix: string; names: string[] };
+  /** --rule / --no-rule as given (the worker adds each folder's lodsmith.json). */
+  rules?: { rule?: string; skipRule?: string };
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
 }
@@ -66,34 +79,87 @@ export function readReused(path: string): Uint8Array {
   }
 }
 
+/** A PBO entry's decoded bytes: its stored bytes read from the archive, expanded under the budget. */
+function readEntry(job: CheckJob & { pbo: PboEntry }): Uint8Array {
+  const e = job.pbo;
+  const fd = openSync(job.abs, 'r');
+  let stored: Uint8Array;
+  try {
+    stored = new Uint8Array(e.unreadable ? 0 : e.dataSize);
+    let got = 0;
+    while (got < stored.length) {
+      const n = readSync(fd, stored, got, stored.length - got, e.dataOffset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    stored = stored.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+  return withBudget(job.maxMemory !== undefined ? new MemoryBudget(job.maxMemory) : MemoryBudget.forInput(e.dataSize), () => entryBytes(e, stored));
+}
+
+/** The modding rules over a decoded model: files beside it, or entries of its archive. */
+async function modRules(set: RuleSet, doc: object, job: CheckJob): Promise<NonNullable<CheckResult['rules']>> {
+  const config = ruleChoices(dirname(job.abs), job.rules ?? {}, set.rules);
+  await loadTextureCodecs();
+  let env: RuleEnvironment;
+  if (job.pbo && job.archive) {
+    const byName = new Map<string, PboEntry>();
+    const a = job.archive;
+    env = archiveRuleEnvironment(a.prefix, a.names, (name) => {
+      // Sizes of textures in the archive: read from it (entries found by name through a fresh header parse).
+      if (!byName.size) for (const e of PboFile.open(job.abs).closeAfter((f) => f.archive.entries)) byName.set(e.name, e);
+      const e = byName.get(name);
+      return e ? textureFileSize(`${job.abs}::${name}`, () => readEntry({ ...job, pbo: e })) : undefined;
+    });
+  } else {
+    env = fileRuleEnvironment(job.abs, [], (p) => textureFileSize(p));
+  }
+  const found = runRules(set, doc, env, config);
+  return {
+    errors: found.filter((p) => p.severity === 'error').length,
+    warnings: found.filter((p) => p.severity === 'warning').length,
+    problems: found.map((p) => ({ rule: p.rule, severity: p.severity, where: p.where, message: p.message })),
+  };
+}
+
+/** The name a codec sees: the file's own name, or a PBO entry's last segment. */
+function nameOf(job: CheckJob): string {
+  return job.pbo ? job.pbo.name.split(/[\\/]/).pop()! : basename(job.file);
+}
+
 export async function checkFile(job: CheckJob): Promise<CheckResult> {
   const t0 = performance.now();
   let bytes = 0;
   let format: string | undefined;
   let version: string | number | undefined;
   try {
-    const data = readReused(job.abs);
+    const data = job.pbo ? readEntry(job as CheckJob & { pbo: PboEntry }) : readReused(job.abs);
     bytes = data.length;
     // Texture code (decoders, PNG and JPEG libraries, their tables) loads only once a file that is
     // no model turns up: a worker's start costs ~40 ms of CPU with it, which a folder of models
     // would pay for nothing.
     if (!recognisesModel(data)) {
       const texture = await import('../../shared/formats/texture/index.ts');
-      if (texture.probeTexture(data, basename(job.file))) return checkTexture(texture, (await import('../../shared/formats/texture/budget.ts')).textureBudget, job, data, t0);
+      if (texture.probeTexture(data, nameOf(job))) return checkTexture(texture, (await import('../../shared/formats/texture/budget.ts')).textureBudget, job, data, t0);
     }
-    const codec = await codecFor(data, job.file);
+    const codec = await codecFor(data, nameOf(job));
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
     // Read-only: the document's arrays may be views of the file's bytes (shared/binary/share.ts).
-    const doc = codec.decode(data, { fileName: basename(job.file), share: true, ...maxMemory }) as object;
+    const doc = codec.decode(data, { fileName: nameOf(job), share: true, ...maxMemory }) as object;
     version = codec.info(doc, data.length).version;
-    const diff = roundTrip(codec, data, basename(job.file), doc, job.strict, job.maxMemory);
-    // A model with source animations (P3D: model.cfg) is checked against its config too.
-    const cfgError = !diff && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;
+    const rules = codec.rules ? await modRules(codec.rules, doc, job) : undefined;
+    const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory);
+    // A model with source animations (P3D: model.cfg) is checked against its config too (files on
+    // disk only: an archive entry's model.cfg is not looked up inside the archive).
+    const cfgError = !diff && !job.pbo && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;
     const ms = performance.now() - t0;
-    if (cfgError) return { file: job.file, format, version, bytes, result: 'error', detail: cfgError, ms };
-    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ms };
-    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ms };
+    const withRules = rules ? { rules } : {};
+    if (cfgError) return { file: job.file, format, version, bytes, result: 'error', detail: cfgError, ...withRules, ms };
+    if (!diff) return { file: job.file, format, version, bytes, result: 'ok', ...withRules, ms };
+    return { file: job.file, format, version, bytes, result: 'differs', detail: describeDiff(diff), offset: diff.offset, path: diff.path, ...withRules, ms };
   } catch (e) {
     const r: CheckResult = { file: job.file, format, version, bytes, result: 'error', detail: describeError(e), ms: performance.now() - t0 };
     if (isDecodeError(e)) {
@@ -111,11 +177,11 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
  */
 function checkTexture(texture: TextureModule, budgetOf: TextureBudget, job: CheckJob, data: Uint8Array, t0: number): CheckResult {
   const { decodeTexture, encodeTexture, probeTexture, textureInfo, validateTexture } = texture;
-  const kind = probeTexture(data, basename(job.file));
+  const kind = probeTexture(data, nameOf(job));
   const base = { file: job.file, format: `texture-${kind}`, bytes: data.length };
   // A texture's budget follows its declared size (a small LZO PAA can hold 4096x4096), or --max-memory.
   return withBudget(budgetOf(data, kind, job.maxMemory), () => {
-    const doc = decodeTexture(data, basename(job.file));
+    const doc = decodeTexture(data, nameOf(job));
     const version = textureInfo(doc, data.length).type;
     const problem = validateTexture(doc, { pixels: false }).find((p) => p.severity === 'error');
     if (problem) {

@@ -94,6 +94,12 @@ export const MAX_MEMORY_OPTION: OptionSpec = {
   parse: parseByteSize,
 };
 
+/** Modding rules (docs/rules.md): `--no-rule` is renamed to `--skip-rule` before parsing (program.ts). */
+const RULE_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--rule <ids>', description: 'run only these modding rules (comma-separated ids, docs/rules.md)' },
+  { flags: '--skip-rule <ids>', description: 'also --no-rule: do not run these modding rules' },
+];
+
 const str = (a: string | string[] | undefined): string => (Array.isArray(a) ? a[0] ?? '' : a ?? '');
 const list = (a: string | string[] | undefined): string[] => (Array.isArray(a) ? a : a === undefined ? [] : [a]);
 
@@ -122,8 +128,9 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
       { flags: '--model-cfg <file>', description: "a P3D model's model.cfg (default: model.cfg in the model's folder or the nearest parent that has one)" },
       { flags: '--model <file>', description: 'for an animation (.rtm, .animation, .anim): also list its bones the model lacks and the model\'s bones it never moves (warnings)' },
       { flags: '--strict', description: 'exit 1 on warnings too' },
+      ...RULE_OPTIONS,
     ],
-    help: '\nEach line: severity, node path, byte offset (@0x...), message.',
+    help: '\nEach line: severity, node path, byte offset (@0x...), message; errors first. Modding rules (docs/rules.md)\nend their message with the rule id in brackets; a lodsmith.json beside the files sets or turns them off.',
     run: ([file], opts, io) => aboutFile(str(file), async () => (await import('./commands/validate.ts')).runValidate(str(file), opts, io)),
   },
   {
@@ -183,15 +190,16 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'check',
-    description: 'decode and round-trip every supported model and texture file under a folder, in parallel',
+    description: 'decode and round-trip every supported model and texture file under a folder (and inside its PBO archives), in parallel',
     args: [{ name: '<dir>', description: 'folder to search (recursively)' }],
     options: [
       { flags: '-j, --jobs <n>', description: 'most worker threads to use (default: number of CPUs)', parse: positiveInt },
       { flags: '--strict', description: 'also encode from the decoded fields alone (see roundtrip --strict)' },
       { flags: '--timeout <seconds>', description: 'stop a file that takes longer than this', parse: positiveNumber, default: 60 },
       { flags: '--json', description: 'print the results as JSON' },
+      ...RULE_OPTIONS,
     ],
-    help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nExit 1 when any file fails to decode or does not round-trip.',
+    help: '\nFiles are picked by extension and recognised by their content. A progress bar shows on a terminal.\nPBO archives are opened and every model and texture inside is checked, shown as archive.pbo::path\\in\\archive.p3d.\nExit 1 when any file fails to decode or does not round-trip.',
     run: ([dir], opts, io) => aboutFile(str(dir), async () => (await import('./commands/check.ts')).runCheck(str(dir), opts, io)),
   },
   {
@@ -208,6 +216,37 @@ const BASE_COMMANDS: readonly CommandSpec[] = [
     ],
     help: '\nA PNG holds the level as stored: swizzled _nohq/_smdi maps are not un-swizzled.\nA new PAA gets the full mip chain and the AVGC, MAXC, FLAG and OFFS tags the game reads.',
     run: ([input, output], opts, io) => aboutFile(str(input), async () => (await import('./commands/texture.ts')).runTexture(str(input), str(output), opts, io)),
+  },
+  {
+    name: 'repath',
+    description: 'rewrite texture, material and proxy paths starting with one prefix to another in .p3d, .lod and .rvmat files',
+    args: [{ name: '<paths...>', description: 'files or folders (searched recursively for .p3d, .lod and .rvmat)' }],
+    options: [
+      { flags: '--from <prefix>', description: 'the folder prefix to replace, e.g. mymod\\data (case-insensitive; \\ or /)' },
+      { flags: '--to <prefix>', description: 'what it becomes, e.g. newmod\\art' },
+      { flags: '--dry-run', description: 'report what would change and write nothing' },
+      { flags: '--json', description: 'print the report as JSON' },
+      { flags: '-q, --quiet', description: 'print only the totals and failures' },
+    ],
+    help: '\nEvery change is reported (file, node path or line, before -> after). Each changed file is written\natomically, checked to decode again, and its previous version kept as NAME.bak; bytes outside the\nchanged paths stay as they were. Exit 1 when any file could not be rewritten.',
+    run: ([paths], opts, io) => import('./commands/repath.ts').then((m) => m.runRepath(list(paths), opts, io)),
+  },
+  {
+    name: 'pbo',
+    description: 'list or extract the entries of a PBO archive (read only)',
+    args: [
+      { name: '<action>', description: 'list (properties and entries) or extract (write entries out)' },
+      { name: '<archive>', description: 'the .pbo file' },
+      { name: '[pattern]', description: 'only entries matching this (* and ? within a folder, ** across folders; a name without \\ matches in any folder)' },
+    ],
+    options: [
+      { flags: '-o, --output <dir>', description: 'extract into this folder (default: the archive name without .pbo)' },
+      { flags: '--force', description: 'extract over files that already exist' },
+      { flags: '--json', description: 'list as one JSON object' },
+      { flags: '-q, --quiet', description: 'print nothing unless something goes wrong' },
+    ],
+    help: '\nEntries of signed archives are read as usual (the signature is a separate .bisign file).\nEntries an obfuscated or encrypted archive makes unreadable are listed with the reason and never\nextracted; exit 1 when any entry was not read. Compressed entries are expanded under --max-memory.',
+    run: ([action, archive, pattern], opts, io) => aboutFile(str(archive), async () => (await import('./commands/pbo.ts')).runPbo(str(action), str(archive), pattern === undefined ? undefined : str(pattern), opts, io)),
   },
 ];
 

@@ -36,6 +36,8 @@ export function describeError(e: unknown, file?: string): string {
   // glTF input: the JSON path names the node, mesh and primitive (byte offsets mean little there).
   if (isImportError(e)) return `${prefix}${e.detail}${e.gltfPath ? ` (glTF ${e.gltfPath})` : ''}`;
   if (e instanceof CliFailure) return `${prefix}${e.message}`;
+  // A bad modding-rule choice (main/documents/rules-env.ts) is the user's to fix, not a bug.
+  if (e instanceof Error && e.name === 'RuleConfigError') return `${prefix}${e.message}`;
   if (e instanceof EncodeError) return `${prefix}cannot write: ${e.message}`;
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('E')) return `${prefix}${fsMessage(code, e as Error)}`;

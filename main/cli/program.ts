@@ -128,9 +128,17 @@ function importVersionOption(argv: readonly string[]): string[] {
   return argv.map((a, i) => (i > at && (a === '--version' || a.startsWith('--version=')) ? a.replace('--version', '--format-version') : a));
 }
 
+/**
+ * `--no-rule IDS` turns rules off, but commander reads any `--no-X` as the negation of `--X`
+ * (here `--rule`, which keeps only the rules it names): renamed to the commands' `--skip-rule`.
+ */
+function noRuleOption(argv: readonly string[]): string[] {
+  return argv.map((a) => (a === '--no-rule' || a.startsWith('--no-rule=') ? a.replace('--no-rule', '--skip-rule') : a));
+}
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function runCli(rawArgv: readonly string[], io: CliIO, table: readonly CommandSpec[] = COMMANDS): Promise<number> {
-  const argv = importVersionOption(hoistGlobalOptions(rawArgv));
+  const argv = noRuleOption(importVersionOption(hoistGlobalOptions(rawArgv)));
   const debug = argv.includes('--debug');
   let code = EXIT_OK;
   try {

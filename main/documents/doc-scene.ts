@@ -3,6 +3,7 @@
  * preview's scene, and the animation files attached to a model (kept with the document, not in
  * its file).
  */
+import { repathAnswer } from '../../shared/model/repath.ts';
 import { basename, dirname } from 'node:path';
 import type { DocId, DocSnapshot, FileEntry, FindResult } from '../../shared/ipc/contract.ts';
 import { allFormats } from '../../shared/formats/index.ts';
@@ -106,6 +107,7 @@ export class DocumentScenes {
         const codec = d.codec;
         return arrayPage(d.tree, q.path, q.start, q.count, (name, data, at) => codec.arrayLayout?.(d.tree, name, data, at)) ?? null;
       }
+      if (q.kind === 'repath') return repathAnswer(d.tree, q.from, q.to);
       return d.codec.query?.(d.tree, q) ?? null;
     } catch (e) {
       throw new AppErrorException({ ...toAppError(e), code: 'invalid' });

@@ -110,6 +110,8 @@ export interface OpenDocument {
   queue: Promise<unknown>;
   /** Animation files attached to the model, in the order attached. */
   anims: AttachedAnimation[];
+  /** Set for an entry opened from a PBO (doc-archives.ts): where its textures are looked up. */
+  archive?: { abs: string; prefix: string; names: readonly string[] };
   /** An animation document: the model beside it that shapes its skeleton, when one matches. */
   rig?: { fileName: string; scene: Scene };
   /** The outline of the last snapshot (names undo steps without building it again). */

@@ -12,10 +12,11 @@ import { isTextureName } from '../../shared/formats/texture/index.ts';
 import { resolveTexture } from '../../shared/formats/texture/resolve.ts';
 import { applyRvmatStages, fsLookup, toSlash, type MaterialStages } from './scene-textures.ts';
 import { TexturePictureCache } from './texture-cache.ts';
+import { PboFile } from './pbo-file.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
 
 /** The image types the texture lookup serves from disk (never other files beside a model). */
-export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.png', '.jpg', '.jpeg', '.bmp'];
+export const TEXTURE_EXTENSIONS: readonly string[] = ['.paa', '.pac', '.tga', '.dds', '.edds', '.png', '.jpg', '.jpeg', '.bmp'];
 /** Texture files decoded ahead when a model opens (the picture cache keeps 64). */
 const PREFETCH_TEXTURES = 16;
 /** How long a scene built ahead for the preview's first request is kept for it. */
@@ -54,7 +55,7 @@ export class DocumentTextures {
         for (const m of scene.materials) {
           if (!m.texture || m.textureData || seen.has(m.texture)) continue;
           seen.add(m.texture);
-          const r = this.resolveReference(d, m.texture);
+          const r = d.archive ? { kind: archiveEntryFor(d.archive, m.texture) ? 'file' : 'missing' } : this.resolveReference(d, m.texture);
           if (r.kind === 'missing') problems.push({ severity: 'warning', message: `texture not found: ${m.texture}`, where: `material ${m.name}` });
         }
         // What each .rvmat holds beyond the one texture the preview draws.
@@ -119,6 +120,7 @@ export class DocumentTextures {
   async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
     const embedded = this.embeddedTextures(d).get(name);
     if (embedded) return this.pictures.browserImage(embedded, name, d.maxMemory);
+    if (d.abs === null && d.archive) return this.archiveTexture(d, d.archive, name);
     if (d.abs === null) return null; // dropped bytes: no folder to look in
     let r = this.resolveReference(d, name);
     if (r.kind !== 'file') {
@@ -137,6 +139,27 @@ export class DocumentTextures {
       return await this.pictures.file(abs, d.maxMemory);
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * A texture of a model opened from a PBO: the entry its path names under the archive's prefix
+   * (`mymod\\data\\x_co.paa` in an archive whose prefix is `mymod`; `.paa` also as `.pac` or
+   * `.edds`), read from the archive; null when the archive has none.
+   */
+  private archiveTexture(d: OpenDocument, a: NonNullable<OpenDocument['archive']>, name: string): Uint8Array | null {
+    const hit = archiveEntryFor(a, name);
+    if (!hit || !isTextureName(hit)) return null;
+    let pbo: PboFile | undefined;
+    try {
+      pbo = PboFile.open(a.abs);
+      const entry = pbo.archive.entries.find((e) => e.name === hit && !e.unreadable);
+      if (!entry) return null;
+      return this.pictures.browserImage(pbo.read(entry, d.maxMemory), hit, d.maxMemory);
+    } catch {
+      return null;
+    } finally {
+      pbo?.close();
     }
   }
 
@@ -169,4 +192,18 @@ export class DocumentTextures {
       for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);
     });
   }
+}
+
+/** The archive entry a texture path names under the archive's prefix (`.paa` also as `.pac` or `.edds`), or undefined. */
+export function archiveEntryFor(a: { prefix: string; names: readonly string[] }, name: string): string | undefined {
+  const norm = (x: string): string => x.replace(/\//g, '\\').replace(/^[A-Za-z]:/, '').replace(/^\\+/, '').toLowerCase();
+  const pre = norm(a.prefix);
+  let w = norm(name);
+  if (pre && w.startsWith(`${pre}\\`)) w = w.slice(pre.length + 1);
+  else if (pre) return undefined;
+  const dot = w.lastIndexOf('.');
+  const stem = dot > w.lastIndexOf('\\') ? w.slice(0, dot) : w;
+  const ext = w.slice(stem.length);
+  const tries = [ext, ...(ext === '.paa' ? ['.pac', '.edds'] : ext === '.tga' || ext === '.png' ? ['.paa'] : [])].map((e) => stem + e);
+  return a.names.find((n) => tries.includes(n.toLowerCase()));
 }

@@ -8,6 +8,8 @@
  * mutation goes through {@link EditCommand}s, so undo, redo, the dirty marker and the snapshot
  * revision all come from one stream.
  */
+import { DocumentRules } from './doc-rules.ts';
+import { ARCHIVE_SEPARATOR, DocumentArchives, isArchiveName, splitArchivePath } from './doc-archives.ts';
 import { stat } from 'node:fs/promises';
 import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
@@ -51,6 +53,8 @@ export class DocumentService {
   private readonly textures: DocumentTextures;
   private readonly gltf: DocumentGltf;
   private readonly files: TextureFiles;
+  private readonly rules: DocumentRules;
+  private readonly archives: DocumentArchives;
   private readonly sources: DocumentSourceAnimations;
 
   constructor(opts: DocumentServiceOptions) {
@@ -58,10 +62,12 @@ export class DocumentService {
     this.recent = this.s.recent;
     this.paths = this.s.paths;
     this.textures = new DocumentTextures(this.s);
+    this.rules = new DocumentRules(this.s);
+    this.archives = new DocumentArchives(this.s);
     this.sources = new DocumentSourceAnimations(this.s);
-    // Texture files not found, source animation problems, and bones attached animations name that
-    // the model lacks (or never move).
-    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.sources.problems(d), ...d.anims.flatMap((a) => a.problems ?? [])];
+    // Texture files not found, source animation problems, modding rules, and bones attached animations
+    // name that the model lacks (or never move).
+    this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.sources.problems(d), ...this.rules.ruleProblems(d), ...d.anims.flatMap((a) => a.problems ?? [])];
     this.history = new DocumentHistory(this.s);
     this.opening = new DocumentOpening(this.s, this.textures, this.sources);
     this.saving = new DocumentSaving(this.s, this.history);
@@ -109,6 +115,7 @@ export class DocumentService {
     }
     for (const d of this.s.docs.values()) {
       d.textureProblems = undefined;
+      this.rules.forget(d);
       try {
         this.s.emit('doc:changed', await this.s.snapshot(d));
       } catch {
@@ -120,6 +127,9 @@ export class DocumentService {
 
   /** Opens a file (or returns the document already open for it); `maxMemory` is the editor's decoding memory setting (bytes). */
   open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
+    // An entry of a PBO archive (`addons/x.pbo::data\\box.p3d`) opens read-only (doc-archives.ts).
+    const inArchive = splitArchivePath(userPath);
+    if (inArchive) return this.archives.open(inArchive.archive, inArchive.inner, (name, bytes) => this.opening.openBytes(name, bytes), maxMemory);
     return this.opening.open(userPath, maxMemory);
   }
 
@@ -281,8 +291,14 @@ export class DocumentService {
 
   async listDir(userDir: string): Promise<FileEntry[]> {
     try {
-      return await this.s.paths.list(userDir);
+      // A PBO archive is browsed like a folder (read only); inside one, its entries are listed.
+      const inArchive = splitArchivePath(userDir);
+      if (inArchive) return await this.archives.list(inArchive.archive, inArchive.inner);
+      if (isArchiveName(userDir) && (await stat(await this.s.paths.resolve(userDir, 'read')).catch(() => null))?.isFile()) return await this.archives.list(userDir, '');
+      const entries = await this.s.paths.list(userDir);
+      return entries.map((e) => (!e.dir && isArchiveName(e.name) ? { ...e, path: `${e.path}${ARCHIVE_SEPARATOR}`, dir: true } : e));
     } catch (e) {
+      if (e instanceof AppErrorException) throw e;
       throw new AppErrorException(toAppError(e, userDir));
     }
   }

@@ -55,6 +55,7 @@ export function installMenu(hooks: MenuHooks, recent: string[]): void {
         { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' },
         { type: 'separator' },
         cmd('Find…', 'edit:find', 'CmdOrCtrl+F'),
+        cmd('Find and Replace Paths…', 'edit:replacePaths', 'CmdOrCtrl+H'),
         cmd('Undo History', 'edit:history'),
       ],
     },

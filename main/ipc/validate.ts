@@ -54,6 +54,7 @@ const editorQuery: z.ZodType<EditorQuery> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('p3d-proxy-add'), lod: row, path: text.optional() }),
   z.object({ kind: z.literal('p3d-proxy-delete'), lod: row, proxy: row }),
   z.object({ kind: z.literal('p3d-proxy-lod'), lod: row, proxy: row, to: row }),
+  z.object({ kind: z.literal('repath'), from: text.refine((s) => s.replace(/[\\/]/g, '') !== '', 'a folder prefix'), to: z.string().max(1024) }),
 ]) as z.ZodType<EditorQuery>;
 
 const none = z.union([z.undefined(), z.null(), z.object({}).strict()]).transform(() => undefined);

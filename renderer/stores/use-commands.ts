@@ -115,6 +115,7 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
     { id: 'edit:history', label: 'Undo History', icon: 'revert', enabled: hasDoc, run: () => (view.bottomTab = 'history') },
     { id: 'view:nextDoc', label: 'Next Document', keys: 'Ctrl+Tab', enabled: () => docs.docs.length > 1, run: () => cycleDoc(1) },
     { id: 'view:prevDoc', label: 'Previous Document', keys: 'Ctrl+Shift+Tab', enabled: () => docs.docs.length > 1, run: () => cycleDoc(-1) },
+    { id: 'edit:replacePaths', label: 'Find and Replace Paths…', keys: 'Ctrl+H', icon: 'search', enabled: hasDoc, run: () => (view.repathDialog = true) },
     { id: 'edit:find', label: 'Find in Structure', keys: 'Ctrl+F', icon: 'search', enabled: hasDoc, run: () => document.querySelector<HTMLInputElement>('[data-testid="tree-filter"]')?.focus() },
     { id: 'view:frame', label: 'Frame Selection', keys: 'F', icon: 'frame', enabled: hasDoc, run: () => view.viewport?.frameSelection() },
     { id: 'view:frameAll', label: 'Frame All', keys: 'Shift+F', enabled: hasDoc, run: () => view.viewport?.frameAll() },

@@ -7,7 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
 import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
-import type { EditorQuery } from '../../shared/model/editor-query.ts';
+import type { EditorQuery, RepathAnswer } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
 import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
@@ -257,6 +257,22 @@ export const useDocs = defineStore('docs', () => {
     const d = active.value;
     if (!d) return { code: 'invalid', message: 'No document is open' };
     const s = await inOrder(() => call('doc:edit', { id: d.id, command }, 'Edit refused', true));
+    if (!s) return lastError;
+    accept(s);
+    return undefined;
+  }
+
+  /**
+   * Find and replace paths (`repath` query) in one open document: the changes, and the batch
+   * command that makes them (null: nothing starts with `from`).
+   */
+  async function planRepath(id: DocId, from: string, to: string): Promise<RepathAnswer | null> {
+    return ((await call('doc:query', { id, query: { kind: 'repath', from, to } }, 'Could not search the paths', true)) as RepathAnswer | undefined) ?? null;
+  }
+
+  /** Sends one edit to any open document (in the one edit queue); returns the refusal, if any. */
+  async function editIn(id: DocId, command: EditCommand): Promise<AppError | undefined> {
+    const s = await inOrder(() => call('doc:edit', { id, command }, 'Edit refused', true));
     if (!s) return lastError;
     accept(s);
     return undefined;
@@ -539,7 +555,7 @@ export const useDocs = defineStore('docs', () => {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
     call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, query, editPlanned, edit, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation,
+    refreshInspection, inspect, query, editPlanned, edit, planRepath, editIn, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,
     textureView, openTexture, replaceTexture, undoTextureReplace, closeTexture,

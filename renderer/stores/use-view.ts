@@ -46,6 +46,8 @@ export const useView = defineStore('view', () => {
   const dialog = ref<'open' | 'saveAs' | 'attach' | null>(null);
   /** The Settings dialog is open. */
   const settingsDialog = ref(false);
+  /** The Find and Replace Paths dialog is open. */
+  const repathDialog = ref(false);
   /** Bumped when the texture folders change: the preview loads its textures again. */
   const textureEpoch = ref(0);
   function texturesChanged(): void {
@@ -90,7 +92,7 @@ export const useView = defineStore('view', () => {
 
   return {
     wireframe, normals, bounds, grid, skeleton, colliders, proxies, placeholders, shotHelpers, shotSize, shading, hiddenMeshes, lod, lightScheme, upAxis, clip, playing, time, speed,
-    highlight, rightTab, bottomTab, dialog, gltfDialog, settingsDialog, textureEpoch, texturesChanged, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
+    highlight, rightTab, bottomTab, dialog, gltfDialog, settingsDialog, repathDialog, textureEpoch, texturesChanged, viewport, setViewport, scene, sceneRevision, hidden, toggleMesh,
     upAxisOf, setUpAxis, toggleUpAxis,
   };
 });

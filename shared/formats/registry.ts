@@ -2,6 +2,7 @@
  * The format registry: every codec declares its id, extensions, a cheap `probe`, decode and encode,
  * and the views the CLI and the editor need (info, validate, scene, outline, inspector).
  */
+import type { RuleSet } from '../model/rules.ts';
 import { activeBudget, MemoryBudget, withBudget } from '../binary/budget.ts';
 import { withSharedInput } from '../binary/share.ts';
 import { settleInSitu } from '../model/in-situ.ts';
@@ -159,6 +160,8 @@ export interface FormatCodec<D extends object = any> {
   textures?: TextureSupport;
   /** The editor panels the format offers and how its preview is drawn. */
   editor?: EditorSupport;
+  /** The format's modding rules (`shared/model/rules.ts`, docs/rules.md), when it has any. */
+  rules?: RuleSet;
 }
 
 const codecs = new Map<FormatId, FormatCodec>();

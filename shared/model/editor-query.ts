@@ -5,6 +5,7 @@
  * sends through `doc:edit` unchanged, so every change still goes through the one command path
  * (checkEdit, undo, dirty tracking): the codec plans the command, the service applies it.
  */
+import type { EditCommand } from './commands.ts';
 import type { NodePath } from './path.ts';
 
 export type EditorQuery =
@@ -31,7 +32,19 @@ export type EditorQuery =
   /** P3D: the command that deletes a proxy (MLOD: its selection and triangle; ODOL: its record). */
   | { kind: 'p3d-proxy-delete'; lod: number; proxy: number }
   /** P3D: the command that moves a proxy to LOD `to` of the same model. */
-  | { kind: 'p3d-proxy-lod'; lod: number; proxy: number; to: number };
+  | { kind: 'p3d-proxy-lod'; lod: number; proxy: number; to: number }
+  /**
+   * Find and replace paths (any format): every texture, material and proxy path starting with
+   * `from` (shared/model/repath.ts) and the one command (a batch: one undo step) that makes them
+   * start with `to`. Answer: {@link RepathAnswer}.
+   */
+  | { kind: 'repath'; from: string; to: string };
+
+/** The answer to a `repath` query: what would change, and the command that changes it (null: nothing). */
+export interface RepathAnswer {
+  changes: { where: string; before: string; after: string }[];
+  command: EditCommand | null;
+}
 
 /** Geometry to mark in the viewport, in scene space (the scene's axes, not the file's). */
 export interface Highlight {

@@ -99,13 +99,13 @@ describe('check', () => {
     expect(plain.code).toBe(1);
     expect(plain.err).toBe('');
     const lines = plain.out.split('\n');
-    expect(lines[0]).toMatch(/^file +format +version +size +result +time$/);
-    expect(lines[1]).toMatch(/^-+ +-+ +-+ +-+ +-+ +-+$/);
+    expect(lines[0]).toMatch(/^file +format +version +size +result +rules +time$/);
+    expect(lines[1]).toMatch(/^-+ +-+ +-+ +-+ +-+ +-+ +-+$/);
     // Every row's columns line up under the header.
     const resultCol = lines[0]!.indexOf('result');
     for (const row of lines.slice(2, 2 + picks.length + 1)) expect(row.slice(resultCol)).toMatch(/^(ok|FAILED|DIFFERS) /);
     expect(plain.out).toMatch(/^Problems:\n {2}sub\/broken-.*at offset \d+/m);
-    expect(plain.out).toMatch(new RegExp(`^${picks.length + 1} files \\(.+\\) checked in .+: ${picks.length} ok, 1 failed; 1 other file skipped$`, 'm'));
+    expect(plain.out).toMatch(new RegExp(`^${picks.length + 1} files \\(.+\\) checked in .+: ${picks.length} ok, 1 failed(, modding rules: \\d+ errors?, \\d+ warnings?)?; 1 other file skipped$`, 'm'));
     const tty = await run(['check', good], true);
     expect(tty.code).toBe(0);
     expect(tty.err).toContain('checking [');
@@ -118,6 +118,6 @@ describe('check', () => {
       );
     });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/1 failed; 1 other file skipped/);
+    expect(r.out).toMatch(/1 failed(, modding rules: \d+ errors?, \d+ warnings?)?; 1 other file skipped/);
   });
 });

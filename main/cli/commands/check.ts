@@ -5,13 +5,19 @@
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { GAME_TEXTURE_EXTENSIONS } from '../../../shared/formats/texture/extensions.ts';
+import { isDecodeError } from '../../../shared/errors.ts';
+import { printableName } from '../../../shared/formats/pbo/pbo.ts';
+import { unknownRuleIds } from '../../../shared/model/rules.ts';
+import { PboFile } from '../../documents/pbo-file.ts';
+import { ruleIds } from '../../documents/rules-env.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
 import type { QueueData, QueueResult } from '../check-queue.ts';
-import { CliFailure, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
+import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, terminalSafeJson, write, type CliIO, type OutStream } from '../io.ts';
 import { formatEntries, knownExtensions } from '../load.ts';
 import { duration, humanBytes, plural, table, type Column } from '../text.ts';
@@ -25,6 +31,9 @@ export interface CheckOptions {
   timeout?: number;
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
+  /** --rule / --no-rule (docs/rules.md). */
+  rule?: string;
+  skipRule?: string;
 }
 
 export interface CheckSummary {
@@ -32,7 +41,7 @@ export interface CheckSummary {
   files: CheckResult[];
   /** Files with extensions no format claims. */
   skipped: number;
-  totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number };
+  totals: { files: number; ok: number; differs: number; errors: number; bytes: number; ms: number; ruleErrors: number; ruleWarnings: number };
 }
 
 /**
@@ -50,10 +59,17 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
   const exts = new Set<string>([...knownExtensions(), ...GAME_TEXTURE_EXTENSIONS]);
   const all = await walk(root);
   const jobs: CheckJob[] = [];
+  /** Results known before any worker runs: archives that do not open, entries they cannot read. */
+  const early: CheckResult[] = [];
   let skipped = 0;
+  const rules = opts.rule !== undefined || opts.skipRule !== undefined ? { rules: { ...(opts.rule !== undefined ? { rule: opts.rule } : {}), ...(opts.skipRule !== undefined ? { skipRule: opts.skipRule } : {}) } } : {};
+  if (rules.rules) await checkRuleIds(rules.rules);
+  const memory = { ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}), ...rules };
   for (const abs of all) {
-    const ext = abs.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
-    if (exts.has(ext)) jobs.push({ abs, file: relative(root, abs).split(sep).join('/'), strict: !!opts.strict, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) });
+    const ext = extOf(abs);
+    const file = relative(root, abs).split(sep).join('/');
+    if (ext === '.pbo') skipped += archiveJobs(abs, file, exts, !!opts.strict, memory, jobs, early);
+    else if (exts.has(ext)) jobs.push({ abs, file, strict: !!opts.strict, ...memory });
     else skipped++;
   }
   // File order: the workers take the files in it and the results are written in it as they come.
@@ -68,17 +84,23 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
     : undefined;
   bar?.start(jobs.length, 0, { file: '' });
   const out = new OrderedWriter(io.stdout);
-  const rows = opts.json ? undefined : new StreamedTable(jobs.map((j) => j.file));
-  if (jobs.length > 0) out.push(opts.json ? `{\n  "dir": ${terminalSafeJson(JSON.stringify(dir))},\n  "files": [` : rows!.head().map(escapeControls).join('\n') + '\n');
+  const rows = opts.json ? undefined : new StreamedTable([...jobs, ...early].map((j) => j.file));
+  if (jobs.length + early.length > 0) out.push(opts.json ? `{\n  "dir": ${terminalSafeJson(JSON.stringify(dir))},\n  "files": [` : rows!.head().map(escapeControls).join('\n') + '\n');
   let first = true;
-  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => {
-    bar?.increment({ file: escapeControls(r.file) });
+  const emit = (r: CheckResult): void => {
     if (opts.json) {
       out.push(`${first ? '' : ','}\n    ${terminalSafeJson(JSON.stringify(r, null, 2)).replace(/\n/g, '\n    ')}`);
       first = false;
     } else out.push(escapeControls(rows!.row(r)) + '\n');
+  };
+  const results = await runPool(jobs, poolSize(opts.jobs, jobs.length), (opts.timeout ?? 60) * 1000, (r) => {
+    bar?.increment({ file: escapeControls(r.file) });
+    emit(r);
   });
   bar?.stop();
+  // Archives that did not open and entries they could not give: after the files checked.
+  for (const r of early) emit(r);
+  results.push(...early);
   const summary: CheckSummary = {
     dir,
     files: results,
@@ -90,17 +112,19 @@ export async function runCheck(dir: string, opts: CheckOptions, io: CliIO): Prom
       errors: results.filter((r) => r.result === 'error').length,
       bytes: results.reduce((a, r) => a + r.bytes, 0),
       ms: Math.round(performance.now() - t0),
+      ruleErrors: results.reduce((a, r) => a + (r.rules?.errors ?? 0), 0),
+      ruleWarnings: results.reduce((a, r) => a + (r.rules?.warnings ?? 0), 0),
     },
   };
   if (opts.json) {
-    if (jobs.length === 0) out.push(terminalSafeJson(JSON.stringify(summary, null, 2)) + '\n');
+    if (results.length === 0) out.push(terminalSafeJson(JSON.stringify(summary, null, 2)) + '\n');
     else out.push(`\n  ],\n  "skipped": ${skipped},\n  "totals": ${JSON.stringify(summary.totals, null, 2).replace(/\n/g, '\n  ')}\n}\n`);
   } else {
     const tail = describeSummary({ ...summary, files: [] });
-    out.push((jobs.length > 0 ? '\n' : '') + describeProblems(results).concat(tail).map(escapeControls).join('\n') + '\n');
+    out.push((results.length > 0 ? '\n' : '') + describeProblems(results).concat(tail).map(escapeControls).join('\n') + '\n');
   }
   await out.done();
-  return summary.totals.ok === summary.totals.files ? EXIT_OK : EXIT_PROBLEMS;
+  return summary.totals.ok === summary.totals.files && summary.totals.ruleErrors === 0 ? EXIT_OK : EXIT_PROBLEMS;
 }
 
 /**
@@ -129,14 +153,15 @@ class OrderedWriter {
  */
 class StreamedTable {
   private readonly widths: number[];
-  private static readonly COLUMNS: readonly Column[] = [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'time', align: 'right' }];
+  private static readonly COLUMNS: readonly Column[] = [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'rules' }, { title: 'time', align: 'right' }];
   constructor(files: readonly string[]) {
-    const formats = [...formatEntries().map((e) => e.id), 'texture-paa', 'texture-dds', 'texture-tga'];
+    const formats = [...formatEntries().map((e) => e.id), 'texture-paa', 'texture-dds', 'texture-tga', 'pbo'];
     this.widths = [
       Math.max(4, ...files.map((f) => Math.min(60, f.length))),
       Math.max(6, ...formats.map((f) => f.length)),
       8,
       8,
+      7,
       7,
       6,
     ];
@@ -145,7 +170,7 @@ class StreamedTable {
     return [this.line(StreamedTable.COLUMNS.map((c) => c.title)), this.line(this.widths.map((w) => '-'.repeat(w)))];
   }
   row(r: CheckResult): string {
-    return this.line([r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], duration(r.ms)]);
+    return this.line([r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], ruleCell(r), duration(r.ms)]);
   }
   private line(cells: readonly string[]): string {
     // The table's own layout (text.ts), one row at a time: a row of titles sets no width.
@@ -153,10 +178,67 @@ class StreamedTable {
   }
 }
 
+/** What the modding rules found in one file: `1E 3W`, `ok`, or `-` (no rules for its format). */
+const ruleCell = (r: CheckResult): string => (r.rules ? (r.rules.errors || r.rules.warnings ? `${r.rules.errors}E ${r.rules.warnings}W` : 'ok') : '-');
+
 function describeProblems(files: readonly CheckResult[]): string[] {
+  const out: string[] = [];
   const bad = files.filter((r) => r.result !== 'ok');
-  if (!bad.length) return [];
-  return ['Problems:', ...bad.map((r) => `  ${r.file}: ${r.detail ?? r.result}`), ''];
+  if (bad.length) out.push('Problems:', ...bad.map((r) => `  ${r.file}: ${r.detail ?? r.result}`), '');
+  const ruleErrors = files.filter((r) => r.rules?.errors);
+  if (ruleErrors.length) {
+    out.push('Modding rule errors (docs/rules.md; warnings with lodsmith validate or --json):');
+    for (const r of ruleErrors) for (const p of r.rules!.problems.filter((q) => q.severity === 'error')) out.push(`  ${r.file}: ${p.where}: ${p.message}`);
+    out.push('');
+  }
+  return out;
+}
+
+const extOf = (name: string): string => name.toLowerCase().match(/\.[^./\\]+$/)?.[0] ?? '';
+
+/**
+ * A PBO's entries that a format reads become jobs named `archive.pbo::path\in\archive.p3d`
+ * (the worker reads each entry's bytes from the archive); an archive whose header does not parse,
+ * and entries it cannot give (obfuscated, encrypted), become failed results. Returns how many
+ * entries no format reads (skipped).
+ */
+/** `--rule`/`--no-rule` ids that no format's rules know: one line, exit 2, before any file is read. */
+async function checkRuleIds(choice: { rule?: string; skipRule?: string }): Promise<void> {
+  const known = [];
+  for (const e of formatEntries()) {
+    const codec = await e.load();
+    if (codec.rules) known.push(...codec.rules.rules);
+  }
+  const unknown = unknownRuleIds({ only: ruleIds(choice.rule), off: ruleIds(choice.skipRule) }, known);
+  if (unknown.length) throw new CliFailure(`no modding rule is called ${unknown.join(', ')}; docs/rules.md lists them`);
+}
+
+function archiveJobs(abs: string, file: string, exts: ReadonlySet<string>, strict: boolean, memory: Pick<CheckJob, 'maxMemory' | 'rules'>, jobs: CheckJob[], early: CheckResult[]): number {
+  let pbo: PboFile;
+  try {
+    pbo = PboFile.open(abs);
+  } catch (e) {
+    const r: CheckResult = { file, format: 'pbo', bytes: statSync(abs, { throwIfNoEntry: false })?.size ?? 0, result: 'error', detail: describeError(e), ms: 0 };
+    if (isDecodeError(e)) {
+      r.offset = e.offset;
+      r.path = e.path;
+    }
+    early.push(r);
+    return 0;
+  }
+  pbo.close();
+  const archive = { prefix: pbo.archive.prefix, names: pbo.archive.entries.filter((e) => !e.unreadable).map((e) => e.name) };
+  let skipped = 0;
+  for (const entry of pbo.archive.entries) {
+    const name = `${file}::${printableName(entry.name)}`;
+    if (!exts.has(extOf(entry.name))) {
+      skipped++;
+      continue;
+    }
+    if (entry.unreadable) early.push({ file: name, format: 'pbo', bytes: entry.dataSize, result: 'error', detail: `cannot be read: ${entry.unreadable}`, offset: entry.headerOffset, ms: 0 });
+    else jobs.push({ abs, file: name, strict, pbo: entry, archive, ...memory });
+  }
+  return skipped;
 }
 
 /** CPU count by default; `--jobs N` caps it; never more workers than files. */
@@ -268,21 +350,16 @@ const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 
 export function describeSummary(s: CheckSummary): string[] {
   const out: string[] = [];
   if (s.files.length) {
-    const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], duration(r.ms)]);
+    const rows = s.files.map((r) => [r.file, r.format ?? '-', r.version !== undefined ? String(r.version) : '-', humanBytes(r.bytes), RESULT_TEXT[r.result], ruleCell(r), duration(r.ms)]);
     out.push(
       ...table(
-        [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'time', align: 'right' }],
+        [{ title: 'file', max: 60 }, { title: 'format' }, { title: 'version', align: 'right' }, { title: 'size', align: 'right' }, { title: 'result' }, { title: 'rules' }, { title: 'time', align: 'right' }],
         rows,
       ),
       '',
     );
   }
-  const bad = s.files.filter((r) => r.result !== 'ok');
-  if (bad.length) {
-    out.push('Problems:');
-    for (const r of bad) out.push(`  ${r.file}: ${r.detail ?? r.result}`);
-    out.push('');
-  }
+  out.push(...describeProblems(s.files));
   const t = s.totals;
   if (t.files === 0) {
     out.push(`no supported model files under ${s.dir}${s.skipped ? ` (${plural(s.skipped, 'other file')} skipped)` : ''}`);
@@ -291,6 +368,7 @@ export function describeSummary(s: CheckSummary): string[] {
   const parts = [`${t.ok} ok`];
   if (t.differs) parts.push(`${t.differs} differ`);
   if (t.errors) parts.push(`${t.errors} failed`);
+  if (t.ruleErrors || t.ruleWarnings) parts.push(`modding rules: ${plural(t.ruleErrors, 'error')}, ${plural(t.ruleWarnings, 'warning')}`);
   out.push(
     `${plural(t.files, 'file')} (${humanBytes(t.bytes)}) checked in ${duration(t.ms)}: ${parts.join(', ')}` +
       (s.skipped ? `; ${plural(s.skipped, 'other file')} skipped` : ''),

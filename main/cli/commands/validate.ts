@@ -1,16 +1,21 @@
 /** `lodsmith validate FILE`: the format's own checks (spec rules, broken references, odd values). */
+import { basename, dirname, resolve } from 'node:path';
 import type { Problem } from '../../../shared/model/problems.ts';
-import { basename } from 'node:path';
+import { runRules, type RuleProblem } from '../../../shared/model/rules.ts';
 import type { FormatCodec } from '../../../shared/formats/registry.ts';
 import { animationSceneOptions, bindingProblems, trackTargets } from '../../../shared/scene/attach.ts';
 import type { Scene } from '../../../shared/scene/scene.ts';
 import { EXIT_OK, EXIT_PROBLEMS, FileError } from '../fail.ts';
+import { fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../../documents/rules-env.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { plural } from '../text.ts';
 
 export interface ValidateOptions {
   json?: boolean;
+  /** --rule / --no-rule: modding rules to run only / to leave out (comma-separated ids). */
+  rule?: string | string[];
+  skipRule?: string | string[];
   /** Decoding memory budget in bytes (--max-memory). */
   maxMemory?: number;
   /** An animation file: also check its bones against this model's skeleton (warnings). */
@@ -23,16 +28,25 @@ export interface ValidateOptions {
 
 export async function runValidate(file: string, opts: ValidateOptions, io: CliIO): Promise<number> {
   const { codec, doc } = await loadModel(file, io.cwd, opts.maxMemory);
-  const problems = codec.validate(doc);
+  const problems: Problem[] = [...codec.validate(doc)];
   if (opts.model) problems.push(...(await bindingAgainst(file, codec, doc, opts.model, io.cwd, opts.maxMemory)));
   // A model's source animations (P3D: model.cfg) are checked against it; each problem names the config's file and line.
   const { sourceAnimationProblems, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
   const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
   if (anims) problems.push(...sourceAnimationProblems(anims, io.cwd));
+  if (codec.rules) {
+    const abs = resolve(io.cwd, file);
+    const config = ruleChoices(dirname(abs), opts, codec.rules.rules);
+    await loadTextureCodecs();
+    problems.push(...runRules(codec.rules, doc, fileRuleEnvironment(abs, [], (p) => textureFileSize(p)), config));
+  }
+  // Grouped by severity: errors, then warnings, then notes (each group in the order found).
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  problems.sort((a, b) => rank[a.severity] - rank[b.severity]);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (opts.json) {
-    const out = { file, format: codec.id, errors, warnings, problems: problems.map(({ severity, message, where, offset, path }) => ({ severity, where, offset, message, path })) };
+    const out = { file, format: codec.id, errors, warnings, problems: problems.map((p) => ({ severity: p.severity, where: p.where, offset: p.offset, message: p.message, path: p.path, ...('rule' in p ? { rule: (p as RuleProblem).rule } : {}) })) };
     await writeJson(io.stdout, out);
   } else {
     // Paths padded to a common width (within reason) so offsets and messages line up.

@@ -4,11 +4,14 @@
  * RGB/RGBA/BGRA/luminance of any bit masks, mip chains, and cube maps (shown as their first face,
  * which is stored first). Volume textures and other DX10 formats are refused with a clear error.
  *
+ * DayZ's EDDS (the same header, then LZ4 or raw blocks per level) is read here too (edds.ts).
+ *
  * Layout: "DDS " + a 124-byte DDS_HEADER (+ a 20-byte DDS_HEADER_DXT10 when the FourCC is
  * "DX10"), then every face's mip chain, largest level first.
  */
 import { DecodeError } from '../../errors.ts';
 import { blockDataSize, decodeBlocks, type BlockFormat } from './dxt.ts';
+import { expandEdds, isEddsTable, type EddsBlock } from './edds.ts';
 import { allocRgba, checkSize, type RgbaImage } from './image.ts';
 
 export interface DdsMip {
@@ -29,7 +32,13 @@ export interface DdsDocument {
   cube: boolean;
   /** How the pixels are decoded. */
   decode: { kind: 'block'; block: BlockFormat } | { kind: 'masks'; bytes: number; r: number; g: number; b: number; a: number; luminance: boolean };
+  /**
+   * The DDS the levels are read from: the file itself, or for an EDDS the plain DDS its blocks
+   * expand to (mip offsets are into this).
+   */
   bytes: Uint8Array;
+  /** Present for a DayZ EDDS (edds.ts): the file's own bytes and its blocks, smallest level first. */
+  edds?: { source: Uint8Array; blocks: EddsBlock[] };
 }
 
 const FOURCC = (s: string): number => s.charCodeAt(0) | (s.charCodeAt(1) << 8) | (s.charCodeAt(2) << 16) | (s.charCodeAt(3) << 24);
@@ -113,6 +122,19 @@ export function decodeDds(bytes: Uint8Array): DdsDocument {
     format = luminance ? `L${bits}${hasAlpha ? 'A' : ''}` : alphaOnly ? `A${bits}` : `${decode.r === 0xff ? 'RGB' : 'BGR'}${hasAlpha ? 'A' : ''}${bits}`;
   }
   const levelSize = (w: number, h: number): number => (decode.kind === 'block' ? blockDataSize(decode.block, w, h) : w * h * decode.bytes);
+  if (isEddsTable(bytes, dataStart)) {
+    if (cube) throw new DecodeError('EDDS cube maps are not supported', 112, 'header/caps2');
+    const sizes: number[] = [];
+    const dims: [number, number][] = [];
+    for (let i = 0; i < mipCount; i++) {
+      const lw = Math.max(1, width >>> i), lh = Math.max(1, height >>> i);
+      dims.push([lw, lh]);
+      sizes.push(levelSize(lw, lh));
+    }
+    const x = expandEdds(bytes, dataStart, sizes);
+    const mips = dims.map(([mw, mh], i) => ({ width: mw, height: mh, offset: x.levelOffsets[i]!, size: sizes[i]! }));
+    return { kind: 'dds', format, width, height, mips, cube, decode, bytes: x.dds, edds: { source: bytes, blocks: x.blocks } };
+  }
   const mips: DdsMip[] = [];
   let p = dataStart;
   let w = width;

@@ -4,9 +4,9 @@
  */
 
 /** Extensions the editor opens as a texture view and the CLI's `texture` command reads. */
-export const TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga', '.png', '.jpg', '.jpeg', '.bmp'] as const;
+export const TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.edds', '.tga', '.png', '.jpg', '.jpeg', '.bmp'] as const;
 /** The game texture types (the ones the editor opens on their own). */
-export const GAME_TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.tga'] as const;
+export const GAME_TEXTURE_EXTENSIONS = ['.paa', '.pac', '.dds', '.edds', '.tga'] as const;
 
 export function extensionOf(name: string): string {
   const base = name.replace(/^.*[\\/]/, '');

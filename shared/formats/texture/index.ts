@@ -55,7 +55,7 @@ export function decodeTexture(bytes: Uint8Array, name = ''): TextureDocument {
     case 'png': return { kind, image: decodePng(bytes), bytes };
     case 'jpeg': return { kind, image: decodeJpeg(bytes), bytes };
     case 'bmp': return { kind, image: decodeBmp(bytes), bytes };
-    default: throw new DecodeError('not a texture this tool reads (PAA/PAC, DDS, TGA, PNG, JPEG or BMP)', 0, '');
+    default: throw new DecodeError('not a texture this tool reads (PAA/PAC, DDS/EDDS, TGA, PNG, JPEG or BMP)', 0, '');
   }
 }
 
@@ -83,6 +83,7 @@ export function decodeTextureMip(doc: TextureDocument, mip = 0): RgbaImage {
 
 /** Writes the document back; untouched documents come back byte for byte. */
 export function encodeTexture(doc: TextureDocument): Uint8Array {
+  if (doc.kind === 'dds' && doc.edds) return doc.edds.source;
   return doc.kind === 'paa' ? encodePaa(doc) : doc.bytes;
 }
 
@@ -115,8 +116,17 @@ export function textureInfo(doc: TextureDocument, byteLength: number): TextureIn
       if (i.tags.SWIZ) base.notes.push('channels are swizzled (SWIZ tag): pictures show them as stored');
       return { ...base, type: i.type, mips: i.mips, tags: i.tags, paletteColours: i.paletteColours };
     }
-    case 'dds':
+    case 'dds': {
+      if (doc.edds) {
+        const blocks = doc.edds.blocks;
+        const mips = doc.mips.map((m, i) => {
+          const b = blocks.find((x) => x.level === i)!;
+          return { width: m.width, height: m.height, compression: b.tag === 'COPY' ? 'COPY' : 'LZ4', bytes: b.size, offset: b.offset };
+        });
+        return { ...base, label: 'DayZ EDDS texture', type: doc.format, container: 'EDDS', mips };
+      }
       return { ...base, type: doc.format, mips: doc.mips.map((m) => ({ width: m.width, height: m.height, bytes: m.size, offset: m.offset })), ...(doc.cube ? { notes: ['cube map: the first face is shown'] } : {}) };
+    }
     case 'tga':
       return { ...base, type: `TGA type ${doc.imageType}${doc.rle ? ' (RLE)' : ''} ${doc.bitsPerPixel}-bit, ${doc.topDown ? 'top' : 'bottom'}-left origin`, mips: [{ width, height }] };
     default:

@@ -61,10 +61,11 @@ export function referenceSegments(written: string): string[] | undefined {
 
 /** Extensions the game loads in place of a source picture's. */
 const SWAPPED: Record<string, string[]> = {
-  '.tga': ['.paa', '.pac', '.dds'],
-  '.png': ['.paa', '.pac'],
+  '.tga': ['.paa', '.pac', '.dds', '.edds'],
+  '.png': ['.paa', '.pac', '.edds'],
   '.jpg': ['.paa'],
-  '.paa': ['.pac'],
+  // DayZ names its textures `.paa` in models and materials and ships them as `.edds`.
+  '.paa': ['.pac', '.edds'],
   '.pac': ['.paa'],
 };
 

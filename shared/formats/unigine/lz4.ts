@@ -142,6 +142,21 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
     }
   }
   // The checked loop: the last sequences of a block, and any the fast loop left.
+  const done = checkedLoop(src, ip, out, op, size);
+  if (typeof done === 'string') return done;
+  op = done;
+  if (op !== size) return `block decodes to ${op} bytes, not the declared ${size}`;
+  return out;
+}
+
+/**
+ * Decodes sequences of `src` from `ip` to its end into `out` from `op`, checking every length,
+ * never writing at or past `size`. Matches may reach back to `out[0]`: what lies before `op` is
+ * the history (a chained stream's earlier blocks). Returns the output position reached, or what
+ * is wrong.
+ */
+function checkedLoop(src: Uint8Array, ip: number, out: Uint8Array, op: number, size: number): number | string {
+  const end = src.length;
   while (ip < end) {
     const token = src[ip++]!;
     let lit = token >>> 4;
@@ -185,8 +200,18 @@ export function lz4Decompress(src: Uint8Array, size: number, offset = 0, path = 
       for (const e = op + len; op < e; op++) out[op] = out[op - dist]!;
     }
   }
-  if (op !== size) return `block decodes to ${op} bytes, not the declared ${size}`;
-  return out;
+  return op;
+}
+
+/**
+ * Decodes one block of a chained stream (LZ4_decompress_safe_continue with the blocks' outputs
+ * laid end to end, as EDDS's mip blocks are): the whole of `src` into `out` from `start`, with
+ * `out[0..start)` as the history its matches may reach into, never past `limit`. Returns where
+ * the block's output ends, or what is wrong. Nothing is allocated: the caller has charged `out`.
+ */
+export function lz4DecompressInto(src: Uint8Array, out: Uint8Array, start: number, limit = out.length): number | string {
+  if (!Number.isInteger(start) || start < 0 || limit > out.length || start > limit) return `output range ${start}..${limit} is invalid`;
+  return checkedLoop(src, 0, out, start, limit);
 }
 
 /** Blocks for warming the decoder up: {@link primingData} whole and its short tail (the checked loop alone). */

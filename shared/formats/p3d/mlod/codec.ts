@@ -6,6 +6,7 @@
  * returns, so those bytes must stay as they are (a sharing decode only views them).
  */
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
+import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec } from '../../registry.ts';
 import { P3D_EDITOR, P3D_TEXTURES } from '../capabilities.ts';
 import { decodeMlod, probeMlod } from './decode.ts';
@@ -46,4 +47,5 @@ export const mlodCodec: FormatCodec<MlodDocument> = {
     replaceable: (n) => n.kind === 'lod',
     load: async () => (await import('./import.ts')).mlodImporter,
   },
+  rules: p3dRuleSet,
 };

@@ -5,6 +5,7 @@
 import { DecodeError, isDecodeError } from '../../../errors.ts';
 import { probeOdol } from '../family.ts';
 import { p3dArrayLayout, p3dQuery } from '../editor.ts';
+import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { P3D_EDITOR, P3D_TEXTURES } from '../capabilities.ts';
 import { decodeV4x, encodeV4x } from './model.ts';
@@ -48,6 +49,7 @@ export const odolCodec: FormatCodec<OdolDocument> = {
     return odolInfo(doc, byteLength);
   },
   validate: validateOdol,
+  rules: p3dRuleSet,
   toScene: odolScene,
   outline: outlineOdol,
   inspect: inspectOdol,

@@ -9,7 +9,7 @@
  * revision all come from one stream.
  */
 import { stat } from 'node:fs/promises';
-import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, SourcePoseAnswer, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
@@ -168,6 +168,11 @@ export class DocumentService {
   /** The model's scene with the clips of its attached animation files bound to its bones. */
   scene(id: DocId, lod?: string): Scene {
     return this.scenes.scene(id, lod);
+  }
+
+  /** The model's animation sources, and with `values` its LOD posed at them all. */
+  sourcePose(id: DocId, lod: string | undefined, values: Record<string, number> | undefined): SourcePoseAnswer {
+    return this.scenes.sourcePose(id, lod, values);
   }
 
   attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {

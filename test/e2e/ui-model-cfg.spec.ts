@@ -153,5 +153,14 @@ test('an ODOL model with compiled animations: its source plays on the timeline',
   await source.fill(await source.getAttribute('max') ?? '1');
   await frames(page);
   expect(changed(before, await viewportPixels(page)), 'the slider closed the jaws').toBeGreaterThan(0.01);
+  // Play sweeps the source: its slider and the jaws move by themselves; Stop resets them.
+  const shut = await viewportPixels(page);
+  await page.getByTestId('source-play').click();
+  await expect.poll(async () => Number(await source.inputValue())).toBeLessThan(Number(await source.getAttribute('max')));
+  await page.getByTestId('source-play').click();
+  await frames(page);
+  expect(changed(shut, await viewportPixels(page)), 'the sweep moved the jaws').toBeGreaterThan(0);
+  await page.getByTestId('source-reset').click();
+  await expect(source).toHaveValue(await source.getAttribute('min') ?? '0');
   await axeClean(page, '[data-testid=source-sliders]');
 });

@@ -5,7 +5,7 @@
  */
 import { repathAnswer } from '../../shared/model/repath.ts';
 import { basename, dirname } from 'node:path';
-import type { DocId, DocSnapshot, FileEntry, FindResult } from '../../shared/ipc/contract.ts';
+import type { DocId, DocSnapshot, FileEntry, FindResult, SourcePoseAnswer } from '../../shared/ipc/contract.ts';
 import { allFormats } from '../../shared/formats/index.ts';
 import { arrayPage } from '../../shared/model/array-view.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
@@ -140,6 +140,21 @@ export class DocumentScenes {
     const ahead = d.sceneAhead;
     d.sceneAhead = undefined;
     return ahead && lod === undefined && ahead.revision === d.revision ? ahead.scene : undefined;
+  }
+
+  /** The model's animation sources, and with `values` its LOD posed at them all (with .rvmat stages). */
+  sourcePose(id: DocId, lod: string | undefined, values: Record<string, number> | undefined): SourcePoseAnswer {
+    const d = this.s.get(id);
+    const sources = this.sources?.sources(d) ?? [];
+    if (!values || !sources.length) return { sources };
+    let scene: Scene | undefined;
+    try {
+      scene = timedStage('host:scene', () => this.sources?.posed(d, lod, values));
+    } catch (e) {
+      throw new AppErrorException({ ...toAppError(e), message: `Could not pose the model: ${toAppError(e).message}` });
+    }
+    if (scene) this.textures.materialStages(d, scene);
+    return scene ? { sources, scene } : { sources };
   }
 
   /**

@@ -9,6 +9,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
+import type { SourcePoseSource } from '../../shared/ipc/contract.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
 import { findConfigFile, diskIncludeReader } from './model-cfg-files.ts';
 import { readFileSync } from 'node:fs';
@@ -74,6 +75,25 @@ export class DocumentSourceAnimations {
     const a = this.attached.get(d);
     if (!a || d.abs === null) return undefined;
     return a.animator.animations(d.tree, d.abs, a.config)?.scene(lod).scene;
+  }
+
+  /** The sources (named as in the config, ranged by their animations' values); [] when none. */
+  sources(d: OpenDocument): SourcePoseSource[] {
+    const a = this.attached.get(d);
+    if (!a || d.abs === null) return [];
+    try {
+      return (a.animator.animations(d.tree, d.abs, a.config)?.sources ?? []).map((x) => ({ name: x.name, min: x.min, max: x.max }));
+    } catch {
+      return [];
+    }
+  }
+
+  /** One LOD posed at these source values (names in any case), or undefined when the document has none. */
+  posed(d: OpenDocument, lod: string | undefined, values: Readonly<Record<string, number>>): Scene | undefined {
+    const a = this.attached.get(d);
+    if (!a || d.abs === null) return undefined;
+    const pose = new Map(Object.entries(values).map(([k, v]) => [k.toLowerCase(), v]));
+    return a.animator.animations(d.tree, d.abs, a.config)?.scene(lod, pose).scene;
   }
 
   /** The config's checks as Problems, each at the config's file and line. */

@@ -11,7 +11,7 @@
 import { DocumentRules } from './doc-rules.ts';
 import { ARCHIVE_SEPARATOR, DocumentArchives, isArchiveName, splitArchivePath } from './doc-archives.ts';
 import { stat } from 'node:fs/promises';
-import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, TextureView } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, SourcePoseAnswer, TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
@@ -185,6 +185,12 @@ export class DocumentService {
   attachAnimationBytes(id: DocId, name: string, bytes: Uint8Array): Promise<DocSnapshot> {
     return this.scenes.attachAnimationBytes(id, name, bytes);
   }
+
+  /** The model's animation sources, and with `values` its LOD posed at them all. */
+  sourcePose(id: DocId, lod: string | undefined, values: Record<string, number> | undefined): SourcePoseAnswer {
+    return this.scenes.sourcePose(id, lod, values);
+  }
+
   attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {
     return this.scenes.attachAnimation(id, userPath);
   }

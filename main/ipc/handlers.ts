@@ -35,6 +35,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:close': (r) => svc.close(r.id),
     'doc:inspect': (r) => svc.inspect(r.id, r.path),
     'doc:scene': (r) => svc.scene(r.id, r.lod),
+    'doc:sourcePose': (r) => svc.sourcePose(r.id, r.lod, r.values),
     'doc:query': (r) => svc.query(r.id, r.query),
     'doc:bytes': (r) => svc.bytes(r.id, r.start, r.end),
     'doc:edit': (r) => svc.edit(r.id, r.command),

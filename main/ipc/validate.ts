@@ -76,6 +76,7 @@ export const requestSchemas = {
   'doc:close': byId,
   'doc:inspect': z.object({ id: docId, path: nodePath }),
   'doc:scene': z.object({ id: docId, lod: text.optional() }),
+  'doc:sourcePose': z.object({ id: docId, lod: text.optional(), values: z.record(z.string().max(256), z.number().finite()).optional() }),
   'doc:query': z.object({ id: docId, query: editorQuery }),
   'doc:bytes': z.object({ id: docId, start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }),
   'doc:edit': z.object({ id: docId, command: editCommand }),

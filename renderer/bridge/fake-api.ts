@@ -171,6 +171,7 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       const d = get(id);
       return d.codec.toScene(d.doc, lod ? { lod } : {});
     },
+    'doc:sourcePose': () => ({ sources: [] }),
     'doc:query': ({ id, query }) => {
       const d = get(id);
       if (query.kind === 'array') return arrayPage(d.doc, query.path, query.start, query.count, (n, data, at) => d.codec.arrayLayout?.(d.doc, n, data, at)) ?? null;

@@ -148,6 +148,11 @@ export interface InvokeMap {
   'doc:inspect': { req: { id: DocId; path: NodePath }; res: Inspection | null };
   'doc:scene': { req: { id: DocId; lod?: string }; res: Scene };
   /**
+   * Source animations (model.cfg, or compiled into an ODOL): the model's sources, and with
+   * `values` (source -> value) the scene of one LOD posed at all of them at once (no clips).
+   */
+  'doc:sourcePose': { req: { id: DocId; lod?: string; values?: Record<string, number> }; res: SourcePoseAnswer };
+  /**
    * The editors' questions (`editor-query.ts`): array table pages, viewport highlights, the P3D
    * editors' views, and planned edit commands (sent back through doc:edit). Null: no answer.
    */
@@ -247,12 +252,25 @@ export interface EventMap {
 
 export type InvokeChannel = keyof InvokeMap;
 export type EventChannel = keyof EventMap;
+/** One animation source: its name as in the config and its animations' value range. */
+export interface SourcePoseSource {
+  name: string;
+  min: number;
+  max: number;
+}
+
+export interface SourcePoseAnswer {
+  sources: SourcePoseSource[];
+  /** The posed scene, when values were sent and the model has sources. */
+  scene?: Scene;
+}
+
 export type Req<C extends InvokeChannel> = InvokeMap[C]['req'];
 export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 
 export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'settings:get', 'settings:set', 'fs:list', 'dialog:open', 'dialog:save',
-  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:query', 'doc:bytes',
+  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:sourcePose', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
   'texture:read', 'texture:replace', 'texture:undo',

@@ -201,7 +201,10 @@ export function odolAnimatedScene(scene: Scene, doc: OdolV4xDocument, lod: numbe
   const extra = out.skeleton!.bones.length - (doc.modelInfo.skeleton.bones.length);
   if (pose) {
     const posed = poseOdolScene({ ...out, skeleton: { bones: out.skeleton!.bones.slice(0, out.skeleton!.bones.length - extra) } }, doc, lod, pose);
-    return { ...posed, skeleton: { bones: [...posed.skeleton!.bones, ...out.skeleton!.bones.slice(out.skeleton!.bones.length - extra)] } };
+    // The bones added here (the unbound points' root) keep their rest place: their inverse bind
+    // is given too, so the renderer skins with the posed matrices instead of taking them as the bind.
+    const added = out.skeleton!.bones.slice(out.skeleton!.bones.length - extra).map((b) => (b.inverseBind || b.parent >= 0 ? b : { ...b, inverseBind: invert(b.matrix) ?? [...IDENTITY] }));
+    return { ...posed, skeleton: { bones: [...posed.skeleton!.bones, ...added] } };
   }
   return { ...out, clips: [...out.clips, ...odolClips(out, doc, lod)] };
 }

@@ -198,7 +198,7 @@ describe('lodsmith import', () => {
   it('names the output when its extension is not a format it writes', async () => {
     const r = await cli(['import', write('t.gltf', triangle()), 't.obj']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('lodsmith: t.obj: the output must end in .lod, .p3d, .model, .animation, .mesh, .anim\n');
+    expect(r.err).toBe('lodsmith: t.obj: the output must end in .lod, .p3d, .rtm, .model, .animation, .mesh, .anim\n');
   });
 });
 

@@ -6,24 +6,12 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/index.ts';
-import { openModel, viewportPixels } from './fixtures/viewport.ts';
+import { openModel, viewportIdle, viewportPixels } from './fixtures/viewport.ts';
 import { corpusDir } from '../helpers/corpus.ts';
 
 const house = join(corpusDir, 'modelcfg', 'dayz_test_building');
 const trap = join(corpusDir, 'p3d_odol', 'SplenectomY__WeedWizards-DayzEpoch__bear_trap.p3d');
-
-async function frames(page: Page): Promise<void> {
-  const canvas = page.locator('[data-testid=viewport-canvas]');
-  let last = -1;
-  for (let i = 0; i < 40; i++) {
-    const now = Number(await canvas.getAttribute('data-renders'));
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(150);
-  }
-}
 
 /** Share of pixels (96x64) whose colour changed by more than a little. */
 function changed(a: number[], b: number[]): number {
@@ -52,10 +40,10 @@ test('a door source on the timeline opens the doors and moves nothing else', asy
   await page.getByTestId('clip-select').selectOption({ label: options[1]! });
   const slider = page.getByTestId('time-slider');
   await slider.fill('0');
-  await frames(page);
+  await viewportIdle(page);
   const closed = await viewportPixels(page);
   await slider.fill(await slider.getAttribute('max') ?? '2');
-  await frames(page);
+  await viewportIdle(page);
   await page.screenshot({ path: info.outputPath('doors-open.png') });
   const open = await viewportPixels(page);
   const share = changed(closed, open);
@@ -74,9 +62,9 @@ test('an ODOL model with compiled animations: its source plays on the timeline',
   await page.getByTestId('frame').click();
   const slider = page.getByTestId('time-slider');
   await slider.fill('0');
-  await frames(page);
+  await viewportIdle(page);
   const open = await viewportPixels(page);
   await slider.fill(await slider.getAttribute('max') ?? '2');
-  await frames(page);
+  await viewportIdle(page);
   expect(changed(open, await viewportPixels(page)), 'the jaws closed').toBeGreaterThan(0.01);
 });

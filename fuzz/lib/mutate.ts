@@ -4,7 +4,7 @@
  * plausible but inconsistent files, forged counts and sizes for allocation and loop bounds, and
  * corrupt compressed streams for the LZO/LZSS decoders inside P3D files.
  */
-import type { Prng } from './prng.ts';
+import { Prng } from './prng.ts';
 
 /** A seed and what is known of its layout. */
 export interface Seed {
@@ -169,4 +169,25 @@ export function mutate(rnd: Prng, seed: Seed, other: Seed): Mutant {
     m = next;
   }
   return { bytes: m.bytes, kind: 'stacked', desc: descs.join('; ') };
+}
+
+/**
+ * The plain mutation loop: `inputs` times (or until `seconds` pass) mutates a random seed, crossed
+ * with another random one, counts it in `counts.inputs` and hands it to `run`.
+ */
+export function forEachMutant(
+  seeds: readonly Seed[],
+  opts: { inputs: number; seconds: number; seed: number },
+  counts: { inputs: number },
+  run: (m: Mutant, seed: Seed) => void,
+): void {
+  const rnd = new Prng(opts.seed);
+  const t0 = performance.now();
+  while (counts.inputs < opts.inputs && performance.now() - t0 < opts.seconds * 1000) {
+    const seed = seeds[rnd.int(seeds.length)]!;
+    const other = seeds[rnd.int(seeds.length)]!;
+    const m = mutate(rnd, seed, other);
+    counts.inputs++;
+    run(m, seed);
+  }
 }

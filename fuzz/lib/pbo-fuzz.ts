@@ -8,8 +8,7 @@ import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { isDecodeError } from '../../shared/errors.ts';
 import { entryBytes, nameProblem, parsePbo, PboNeedMore, type PboArchive } from '../../shared/formats/pbo/pbo.ts';
 import { buildPbo, text } from '../../test/helpers/pbo.ts';
-import { mutate, type Seed } from './mutate.ts';
-import { Prng } from './prng.ts';
+import { forEachMutant, type Seed } from './mutate.ts';
 
 export interface PboFuzzStats {
   inputs: number;
@@ -73,19 +72,13 @@ export function generatedPboSeeds(): Seed[] {
 }
 
 export function fuzzPbo(seeds: readonly Seed[], opts: { inputs: number; seconds: number; seed: number }): PboFuzzStats {
-  const rnd = new Prng(opts.seed);
   const stats: PboFuzzStats = { inputs: 0, read: 0, refused: 0, entries: 0, findings: [] };
-  const t0 = performance.now();
-  while (stats.inputs < opts.inputs && performance.now() - t0 < opts.seconds * 1000) {
-    const seed = seeds[rnd.int(seeds.length)]!;
-    const other = seeds[rnd.int(seeds.length)]!;
-    const m = mutate(rnd, seed, other);
-    stats.inputs++;
+  forEachMutant(seeds, opts, stats, (m, seed) => {
     const r = runPboInput(m.bytes);
     stats.entries += r.entries;
     if (r.outcome === 'ok') stats.read++;
     else stats.refused++;
     if (r.problem) stats.findings.push({ seed: seed.name, kind: m.kind, desc: m.desc, message: r.problem, bytes: m.bytes });
-  }
+  });
   return stats;
 }

@@ -18,8 +18,7 @@ import { eddsFromDds } from '../../shared/formats/texture/edds.ts';
 import { decodeTga, decodeTgaImage } from '../../shared/formats/texture/tga.ts';
 import { replaceDds, replaceTga } from '../../shared/formats/texture/rewrite.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
-import { mutate, type Seed } from './mutate.ts';
-import { Prng } from './prng.ts';
+import { forEachMutant, type Seed } from './mutate.ts';
 
 export interface TextureFinding {
   seed: string;
@@ -80,19 +79,13 @@ export function runTextureInput(bytes: Uint8Array, name: string): { outcome: 'ok
 
 /** Mutates the seeds `inputs` times (or until `seconds` pass) and runs each mutant. */
 export function fuzzTextures(seeds: readonly Seed[], opts: { inputs: number; seconds: number; seed: number }): TextureFuzzStats {
-  const rnd = new Prng(opts.seed);
   const stats: TextureFuzzStats = { inputs: 0, decoded: 0, refused: 0, findings: [] };
-  const t0 = performance.now();
-  while (stats.inputs < opts.inputs && performance.now() - t0 < opts.seconds * 1000) {
-    const seed = seeds[rnd.int(seeds.length)]!;
-    const other = seeds[rnd.int(seeds.length)]!;
-    const m = mutate(rnd, seed, other);
-    stats.inputs++;
+  forEachMutant(seeds, opts, stats, (m, seed) => {
     const r = runTextureInput(m.bytes, seed.name);
     if (r.outcome === 'ok') stats.decoded++;
     else stats.refused++;
     if (r.problem) stats.findings.push({ seed: seed.name, kind: m.kind, desc: m.desc, message: r.problem, bytes: m.bytes });
-  }
+  });
   return stats;
 }
 

@@ -4,39 +4,11 @@
  * docs/textures.md), a texture's size, and the user's rule choices from `lodsmith.json`. Used by
  * the CLI (`validate`, `check`) and the editor's Problems panel (doc-rules.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseRuleConfig, unknownRuleIds, type RuleConfig, type RuleEnvironment, type RuleInfo } from '../../shared/model/rules.ts';
 import { resolveTexture, type TextureLookup } from '../../shared/formats/texture/resolve.ts';
-
-/** Native path -> the `/`-separated absolute form the resolver works in. */
-const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
-
-/** A lookup that reads each directory once (what the editor's texture lookup does, without its texture codecs). */
-function fsLookup(): TextureLookup {
-  const dirs = new Map<string, readonly string[] | undefined>();
-  return {
-    list(dir) {
-      if (!dirs.has(dir)) {
-        let names: string[] | undefined;
-        try {
-          names = readdirSync(dir);
-        } catch {
-          names = undefined;
-        }
-        dirs.set(dir, names);
-      }
-      return dirs.get(dir);
-    },
-    isFile(path) {
-      try {
-        return statSync(path).isFile();
-      } catch {
-        return false;
-      }
-    },
-  };
-}
+import { fsLookup, toSlash } from './fs-lookup.ts';
 
 /**
  * Paths into the games' own data (Arma's `a3\`, Arma 2's `ca\`, DayZ's `dz\`): a mod folder never

@@ -4,8 +4,8 @@
  * the model, and attaching every resolved texture to a scene as PNG (what glTF export and the
  * viewport take).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { withBudget } from '../../shared/binary/budget.ts';
 import { textureBudget } from '../../shared/formats/texture/budget.ts';
 import { isDecodeError } from '../../shared/errors.ts';
@@ -17,44 +17,10 @@ import {
   conventionalTextureNames, findCaseInsensitive, parseProcedural,
   resolveTexture, searchRoots, type ResolveContext, type Resolution, type TextureLookup,
 } from '../../shared/formats/texture/resolve.ts';
+import { fsLookup, toSlash } from './fs-lookup.ts';
 import { colourStage, parseRvmat, type RvmatStage } from '../../shared/formats/texture/rvmat.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import type { MaterialLibrary } from '../../shared/formats/capabilities.ts';
-
-/** Native path -> the `/`-separated absolute form the resolver works in. */
-export const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
-
-/** A lookup that reads each directory once. */
-export function fsLookup(): TextureLookup {
-  const dirs = new Map<string, readonly string[] | undefined>();
-  const files = new Map<string, boolean>();
-  return {
-    list(dir) {
-      if (!dirs.has(dir)) {
-        let names: string[] | undefined;
-        try {
-          names = readdirSync(dir);
-        } catch {
-          names = undefined;
-        }
-        dirs.set(dir, names);
-      }
-      return dirs.get(dir);
-    },
-    isFile(path) {
-      if (!files.has(path)) {
-        let ok: boolean;
-        try {
-          ok = statSync(path).isFile();
-        } catch {
-          ok = false;
-        }
-        files.set(path, ok);
-      }
-      return files.get(path)!;
-    },
-  };
-}
 
 /** Largest texture file read for a preview or an export (no real texture comes near). */
 const MAX_TEXTURE_FILE = 256 * 1024 * 1024;

@@ -11,22 +11,11 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures/index.ts';
-import { openModel, viewportPixels } from './fixtures/viewport.ts';
+import { openModel, viewportIdle, viewportPixels } from './fixtures/viewport.ts';
 import { corpusDir } from '../helpers/corpus.ts';
 
 const house = join(corpusDir, 'modelcfg', 'dayz_test_building');
 const trap = join(corpusDir, 'p3d_odol', 'SplenectomY__WeedWizards-DayzEpoch__bear_trap.p3d');
-
-async function frames(page: Page): Promise<void> {
-  const canvas = page.locator('[data-testid=viewport-canvas]');
-  let last = -1;
-  for (let i = 0; i < 40; i++) {
-    const now = Number(await canvas.getAttribute('data-renders'));
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(150);
-  }
-}
 
 const W = 96;
 const H = 64;
@@ -82,10 +71,10 @@ test('a door source on the timeline opens the doors and moves nothing else', asy
   await page.getByTestId('clip-select').selectOption({ label: options[1]! });
   const slider = page.getByTestId('time-slider');
   await slider.fill('0');
-  await frames(page);
+  await viewportIdle(page);
   const closed = await viewportPixels(page);
   await slider.fill(await slider.getAttribute('max') ?? '2');
-  await frames(page);
+  await viewportIdle(page);
   await page.screenshot({ path: info.outputPath('doors-open.png') });
   const open = await viewportPixels(page);
   const share = changed(closed, open);
@@ -107,11 +96,11 @@ test('a door source on the timeline opens the doors and moves nothing else', asy
   // The ground grid follows the model's bounds (which the open doors change): off, for the model alone.
   if ((await page.getByTestId('toggle-grid').getAttribute('aria-pressed')) === 'true') await page.getByTestId('toggle-grid').click();
   await twin.fill(await twin.getAttribute('min') ?? '0');
-  await frames(page);
+  await viewportIdle(page);
   const shut = await viewportPixels(page);
   await twin.focus();
   await page.keyboard.press('End');
-  await frames(page);
+  await viewportIdle(page);
   await page.screenshot({ path: info.outputPath('doors-slider.png') });
   const moved = mask(shut, await viewportPixels(page));
   const n = moved.filter(Boolean).length / moved.length;
@@ -122,7 +111,7 @@ test('a door source on the timeline opens the doors and moves nothing else', asy
   const both = await viewportPixels(page);
   const door3 = panel.getByRole('slider', { name: 'door3' });
   await door3.fill(await door3.getAttribute('max') ?? '1');
-  await frames(page);
+  await viewportIdle(page);
   expect(changed(shut, await viewportPixels(page)), 'the twin doors still open').toBeGreaterThan(0.003);
   expect(changed(both, await viewportPixels(page)), 'nothing but doors moved').toBeLessThan(0.2);
 });
@@ -137,10 +126,10 @@ test('an ODOL model with compiled animations: its source plays on the timeline',
   await page.getByTestId('frame').click();
   const slider = page.getByTestId('time-slider');
   await slider.fill('0');
-  await frames(page);
+  await viewportIdle(page);
   const open = await viewportPixels(page);
   await slider.fill(await slider.getAttribute('max') ?? '2');
-  await frames(page);
+  await viewportIdle(page);
   expect(changed(open, await viewportPixels(page)), 'the jaws closed').toBeGreaterThan(0.01);
 
   // Its source has a slider too.
@@ -148,17 +137,17 @@ test('an ODOL model with compiled animations: its source plays on the timeline',
   const source = page.getByTestId('source-sliders').getByRole('slider', { name: 'user' });
   await expect(source).toBeVisible();
   await source.fill(await source.getAttribute('min') ?? '0');
-  await frames(page);
+  await viewportIdle(page);
   const before = await viewportPixels(page);
   await source.fill(await source.getAttribute('max') ?? '1');
-  await frames(page);
+  await viewportIdle(page);
   expect(changed(before, await viewportPixels(page)), 'the slider closed the jaws').toBeGreaterThan(0.01);
   // Play sweeps the source: its slider and the jaws move by themselves; Stop resets them.
   const shut = await viewportPixels(page);
   await page.getByTestId('source-play').click();
   await expect.poll(async () => Number(await source.inputValue())).toBeLessThan(Number(await source.getAttribute('max')));
   await page.getByTestId('source-play').click();
-  await frames(page);
+  await viewportIdle(page);
   expect(changed(shut, await viewportPixels(page)), 'the sweep moved the jaws').toBeGreaterThan(0);
   await page.getByTestId('source-reset').click();
   await expect(source).toHaveValue(await source.getAttribute('min') ?? '0');

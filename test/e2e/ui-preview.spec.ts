@@ -9,7 +9,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { openModel, sceneSettled } from './fixtures/viewport.ts';
+import { openModel, sceneSettled, viewportIdle } from './fixtures/viewport.ts';
 import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
@@ -46,18 +46,6 @@ const dark = (r: number, g: number, b: number) => r + g + b < 40;
 /** The proxy placeholder violet (0x9f7aff), alone or translucent over the model or the background. */
 const violet = (r: number, g: number, b: number) => b > r + 25 && b > g + 40 && r > g;
 
-/** Waits until the viewport stops drawing (it draws on demand, so its buffer then holds the last frame). */
-async function frames(page: Page): Promise<void> {
-  const canvas = page.locator('[data-testid=viewport-canvas]');
-  let last = -1;
-  for (let i = 0; i < 40; i++) {
-    const now = Number(await canvas.getAttribute('data-renders'));
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(150);
-  }
-}
-
 test.describe('P3D proxies', () => {
   for (const part of ['man_bandit', 'annie_original']) {
     test(`${part}: no huge dark triangles; proxies are labelled markers; placeholders on request`, async ({ page, lodsmith }, info) => {
@@ -68,7 +56,7 @@ test.describe('P3D proxies', () => {
       await page.locator('[data-testid=frame]').click();
       // Studio light, grid off: the model and the background only.
       await page.locator('[data-testid=toggle-grid]').click();
-      await frames(page);
+      await viewportIdle(page);
       const clean = await viewportPixels(page);
       await page.screenshot({ path: info.outputPath('proxies-default.png') });
       // The placeholders were drawn as unlit black triangles across the figure: a few percent of the view.
@@ -86,7 +74,7 @@ test.describe('P3D proxies', () => {
       await expect(page.locator('[data-testid=tree-row][aria-selected=true]')).toHaveAttribute('data-kind', 'proxy');
       // The toggle shows the placeholder faces, translucent.
       await page.getByRole('button', { name: 'Proxy Placeholder Faces' }).click();
-      await frames(page);
+      await viewportIdle(page);
       await page.screenshot({ path: info.outputPath('proxies-placeholders.png') });
       expect(share(await viewportPixels(page), violet), 'placeholder faces drawn on request (only the small markers before)').toBeGreaterThan(cleanViolet + 0.01);
       // Markers off (Alt+X): no labels; on again with the toolbar button.
@@ -109,11 +97,11 @@ test('MLOD: proxy triangles are not drawn; each proxy selection is a labelled ma
   // A label that hides others behind it counts them (`box_c #1 +9`).
   expect((await labels.allTextContents()).map((t) => t.replace(/ \+\d+$/, ''))).toEqual(expect.arrayContaining(['Ind_Workshop_Window #1', 'box_c #1']));
   await page.getByTestId('toggle-grid').click();
-  await frames(page);
+  await viewportIdle(page);
   await page.screenshot({ path: info.outputPath('mlod-proxies.png') });
   const before = share(await viewportPixels(page), violet);
   await page.getByRole('button', { name: 'Proxy Placeholder Faces' }).click();
-  await frames(page);
+  await viewportIdle(page);
   expect(share(await viewportPixels(page), violet), 'placeholder faces only on request').toBeGreaterThan(before + 0.0005);
   await page.getByRole('button', { name: 'Proxy Placeholder Faces' }).click();
   // Labels of proxies close together overlap: the keyboard reaches each one.
@@ -190,7 +178,7 @@ test.describe('screenshots', () => {
     await page.locator('[data-testid=frame]').click();
     await page.getByTestId('viewport-canvas').click();
     await expect(page.getByTestId('status-selection')).not.toHaveText('nothing selected');
-    await frames(page);
+    await viewportIdle(page);
     await page.screenshot({ path: info.outputPath('screen-with-helpers.png') });
     await page.getByTestId('screenshot').click();
     const panel = page.getByRole('dialog', { name: 'Screenshot' });
@@ -263,7 +251,7 @@ for (const beside of [true, false]) {
     await expect(page.getByTestId('timeline')).toBeVisible();
     await expect(page.getByText('Skeleton only: this file holds no geometry')).toBeVisible();
     if (beside) await expect(page.getByText('bones arranged as in skeleton_warrior_axe.model')).toBeVisible();
-    await frames(page);
+    await viewportIdle(page);
     await page.screenshot({ path: info.outputPath('animation-alone.png') });
     const rest = await viewportPixels(page);
     // Joints (yellow) are drawn; with the model's hierarchy, bone shapes (blue) join them.
@@ -273,7 +261,7 @@ for (const beside of [true, false]) {
     await page.getByTestId('clip-select').selectOption({ index: 1 });
     const slider = page.getByTestId('time-slider');
     await slider.fill(String(Number(await slider.getAttribute('max')) * 0.6));
-    await frames(page);
+    await viewportIdle(page);
     await page.screenshot({ path: info.outputPath('animation-alone-posed.png') });
     const posed = await viewportPixels(page);
     const diff = posed.reduce((s, v, i) => s + Math.abs(v - rest[i]!), 0) / posed.length;
@@ -290,10 +278,10 @@ test('bones are drawn as shapes with joints on a skinned model', async ({ page, 
   const file = await putCorpus(lodsmith.root, src!);
   await openModel(page, lodsmith.page({ open: file }));
   await page.getByTestId('frame').click();
-  await frames(page);
+  await viewportIdle(page);
   const before = await viewportPixels(page);
   await page.getByRole('button', { name: 'Skeleton' }).click();
-  await frames(page);
+  await viewportIdle(page);
   await page.screenshot({ path: info.outputPath('bones.png') });
   const after = await viewportPixels(page);
   expect(share(after, yellow) - share(before, yellow), 'joint balls').toBeGreaterThan(0.001);
@@ -331,10 +319,10 @@ test.describe('models with their animations', () => {
     await expect(page.getByTestId('timeline')).toBeVisible();
     await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('skeleton_warrior_axe_attack.animation');
     await page.getByTestId('time-slider').fill('0');
-    await frames(page);
+    await viewportIdle(page);
     const a0 = await viewportPixels(page);
     await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
-    await frames(page);
+    await viewportIdle(page);
     await page.screenshot({ path: info.outputPath('attached-attack.png') });
     const a1 = await viewportPixels(page);
     expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, 'the attack moves the mesh').toBeGreaterThan(0.5);
@@ -406,10 +394,10 @@ test.describe('models with their animations', () => {
     await offered.getByRole('button').click();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('agent_walk.anim');
-    await frames(page);
+    await viewportIdle(page);
     const a0 = await viewportPixels(page);
     await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
-    await frames(page);
+    await viewportIdle(page);
     await page.screenshot({ path: info.outputPath('unigine-walk.png') });
     const a1 = await viewportPixels(page);
     expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, 'the walk moves the legs').toBeGreaterThan(0.1);
@@ -423,10 +411,10 @@ test.describe('models with their animations', () => {
     // Bind pose, Bind, Idle, Wave: the wave moves an arm.
     await page.getByTestId('clip-select').selectOption({ index: 3 });
     await expect(page.getByTestId('clip-select').locator('option:checked')).toContainText('Wave');
-    await frames(page);
+    await viewportIdle(page);
     const a0 = await viewportPixels(page);
     await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.5));
-    await frames(page);
+    await viewportIdle(page);
     const a1 = await viewportPixels(page);
     expect(a1.reduce((s, v, i) => s + Math.abs(v - a0[i]!), 0) / a1.length, "the wave moves the arm").toBeGreaterThan(0.01);
   });

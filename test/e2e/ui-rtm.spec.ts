@@ -9,7 +9,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test, type LodsmithHost } from './fixtures/index.ts';
-import { frameDiff, openModel, viewportPixels } from './fixtures/viewport.ts';
+import { frameDiff, openModel, viewportIdle, viewportPixels } from './fixtures/viewport.ts';
 import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 import { buildPuppetRtm, buildRtmPuppet } from '../../scripts/fixtures/rtm.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -22,18 +22,6 @@ import type { Scene } from '../../shared/scene/scene.ts';
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
 
 const corpus = (folder: string, part: string) => corpusFiles(folder).find((f) => f.includes(part));
-
-/** Waits until the viewport stops drawing. */
-async function frames(page: Page): Promise<void> {
-  const canvas = page.locator('[data-testid=viewport-canvas]');
-  let last = -1;
-  for (let i = 0; i < 40; i++) {
-    const now = Number(await canvas.getAttribute('data-renders'));
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(150);
-  }
-}
 
 /** Attaches `fileName` from the Animations panel's list of matching files beside the model. */
 async function attach(page: Page, fileName: string): Promise<void> {
@@ -48,10 +36,10 @@ async function attach(page: Page, fileName: string): Promise<void> {
 /** The canvas at the start and in the middle of the clip differ: the mesh (or the joints) moves. */
 async function expectMoves(page: Page, least = 0.3): Promise<void> {
   await page.getByTestId('time-slider').fill('0');
-  await frames(page);
+  await viewportIdle(page);
   const a = await viewportPixels(page);
   await page.getByTestId('time-slider').fill(String(Number(await page.getByTestId('time-slider').getAttribute('max')) * 0.6));
-  await frames(page);
+  await viewportIdle(page);
   const b = await viewportPixels(page);
   expect(frameDiff(a, b), 'the animation moves the mesh').toBeGreaterThan(least);
 }

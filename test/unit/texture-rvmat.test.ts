@@ -7,7 +7,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { colourStage, describeStages, parseRvmat, stageRole } from '../../shared/formats/texture/rvmat.ts';
-import { applyRvmatStages, fsLookup, toSlash } from '../../main/documents/scene-textures.ts';
+import { applyRvmatStages } from '../../main/documents/scene-textures.ts';
+import { fsLookup, toSlash } from '../../main/documents/fs-lookup.ts';
 import { corpusFiles, readBytes } from '../helpers/corpus.ts';
 
 describe('rvmat', () => {

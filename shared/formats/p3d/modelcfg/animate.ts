@@ -12,35 +12,19 @@
  * The same evaluator plays an ODOL model's compiled animations (`odol-animations.ts` turns them
  * into the `PoseAnimation` records below).
  */
-import type { AnimationType, SourceAddress } from './model.ts';
+import type { AnimationParams, AnimationType } from './model.ts';
 
 export type Vec3 = [number, number, number];
 /** 4x4 column-major (glTF / three.js order). */
 export type Mat = number[];
 
 /** What the evaluator needs of one animation; model.cfg's CfgAnimation and ODOL's compiled records both give it. */
-export interface PoseAnimation {
+export interface PoseAnimation extends AnimationParams {
   name: string;
   type: AnimationType;
   source: string;
   /** The bone (selection) it moves. */
   selection: string;
-  minValue: number;
-  maxValue: number;
-  minPhase: number;
-  maxPhase: number;
-  sourceAddress: SourceAddress;
-  angle0: number;
-  angle1: number;
-  offset0: number;
-  offset1: number;
-  hideValue: number;
-  unHideValue?: number;
-  /** direct: */
-  axisPos?: Vec3;
-  axisDir?: Vec3;
-  angle?: number;
-  axisOffset?: number;
 }
 
 /** The axis of an animation: a point it turns about or moves from, and the far point (or a direction). */

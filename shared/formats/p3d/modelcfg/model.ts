@@ -42,23 +42,12 @@ export const ANIMATION_TYPES: readonly AnimationType[] = ['rotation', 'rotationX
 
 export type SourceAddress = 'clamp' | 'loop' | 'mirror';
 
-export interface CfgAnimation {
-  /** The class name. */
-  name: string;
-  /** As written; `type` below is the known type it names (case-insensitive), or undefined. */
-  typeText: string;
-  type?: AnimationType;
-  /** The animation source; the class name when the class has none (scripts drive it with animateSource). */
-  source: string;
-  /** True when `source` was not written. */
-  sourceImplicit: boolean;
-  selection: string;
-  /** Memory LOD selection of the axis (two points, or one point: a centre for rotationX/Y/Z). */
-  axis: string;
-  begin: string;
-  end: string;
-  /** Axis points are in the Memory LOD (1, the default) or in the animated LOD itself (0). */
-  memory: boolean;
+/**
+ * How an animation maps its source value to motion: the same parameters in model.cfg's
+ * CfgAnimation and in the evaluator's PoseAnimation (animate.ts), which ODOL's compiled records
+ * also give.
+ */
+export interface AnimationParams {
   minValue: number;
   maxValue: number;
   minPhase: number;
@@ -75,6 +64,25 @@ export interface CfgAnimation {
   axisDir?: [number, number, number];
   angle?: number;
   axisOffset?: number;
+}
+
+export interface CfgAnimation extends AnimationParams {
+  /** The class name. */
+  name: string;
+  /** As written; `type` below is the known type it names (case-insensitive), or undefined. */
+  typeText: string;
+  type?: AnimationType;
+  /** The animation source; the class name when the class has none (scripts drive it with animateSource). */
+  source: string;
+  /** True when `source` was not written. */
+  sourceImplicit: boolean;
+  selection: string;
+  /** Memory LOD selection of the axis (two points, or one point: a centre for rotationX/Y/Z). */
+  axis: string;
+  begin: string;
+  end: string;
+  /** Axis points are in the Memory LOD (1, the default) or in the animated LOD itself (0). */
+  memory: boolean;
   at: CfgPlace;
   /** Where each property was written, by lower-case name (for checks that point at a line). */
   places: Record<string, CfgPlace>;

@@ -104,6 +104,11 @@ function decodePlain(r: BinaryReader): PlainRtmDocument {
     r.leave();
   }
   r.leave();
+  return endDocument(r, doc);
+}
+
+/** Checks that nothing follows the last frame and gives `doc` the whole file as its span and raw bytes. */
+function endDocument<D extends RtmDocument>(r: BinaryReader, doc: D): D {
   r.expectEnd('animation file');
   doc.$span = [0, r.bytes.length];
   doc.$raw = r.bytes;
@@ -252,10 +257,7 @@ function decodeBmtr(r: BinaryReader): BmtrDocument {
     r.leave();
   }
   r.leave();
-  r.expectEnd('animation file');
-  doc.$span = [0, r.bytes.length];
-  doc.$raw = r.bytes;
-  return doc;
+  return endDocument(r, doc);
 }
 
 /** `data` itself when it starts at offset 0 of its buffer and fills it, else an aligned copy. */

@@ -115,8 +115,13 @@ const CHUNK_GROUPS = [
   },
   { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
   { name: 'format-p3d', priority: 13, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
+  // model.cfg and RTM sit in the P3D family but are loaded only for files or models that use them.
+  // Their priority is below the P3D groups' so that the P3D code they use stays in those chunks
+  // (a group takes the modules its members import unless a stronger group has them).
+  { name: 'format-modelcfg', priority: 9, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]modelcfg[\\/]/ },
+  { name: 'format-rtm', priority: 9, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]rtm[\\/]/ },
   { name: 'format-odol', priority: 11, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]odol[\\/]/ },
-  { name: 'format-mlod', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]/ },
+  { name: 'format-mlod', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/](?!modelcfg[\\/]|rtm[\\/])/ },
   { name: 'format-lodka', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]lodka[\\/]/ },
   { name: 'format-grimrock', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]grimrock[\\/]/ },
   { name: 'format-unigine', priority: 10, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]unigine[\\/]/ },

@@ -19,9 +19,11 @@ import { CliFailure } from './fail.ts';
 export async function sourceAnimationsOf(codec: FormatCodec, doc: object, modelPath: string, cwd: string, override?: string): Promise<SourceAnimations | undefined> {
   const support = codec.sourceAnimations;
   if (!support) return undefined;
-  const animator = await support.load();
   const abs = resolve(cwd, modelPath);
   const file = override ? resolve(cwd, override) : support.configFile ? findConfigFile(abs, support.configFile) : undefined;
+  // Animations that live in a config file: none without one (and the animator is not loaded).
+  if (support.configFile && !file) return undefined;
+  const animator = await support.load();
   let config: { file: string; doc: object } | undefined;
   if (file && animator.readConfig) {
     try {

@@ -72,7 +72,7 @@ describe('format capabilities', () => {
     expect(caps.replaceable).toEqual(meshes);
     // A format that declares nothing offers nothing.
     const bare = capabilitiesOf({ ...fakeCodec, screenshot: undefined }, outline);
-    expect(bare).toEqual({ screenshot: false, animationFiles: false, panels: [], lodChoice: false, replaceable: [] });
+    expect(bare).toEqual({ screenshot: false, animationFiles: false, animationExtensions: [], panels: [], lodChoice: false, replaceable: [] });
   });
 
   it('models and animations pair by role, and the P3D codecs offer their panels and one LOD at a time', () => {

@@ -2,7 +2,8 @@
 import type { FormatInfo } from '../../../shared/formats/registry.ts';
 import { EXIT_OK } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { findConfigFile } from '../../documents/model-cfg-files.ts';
 import type { TextureInfo } from '../../../shared/formats/texture/index.ts';
 import { codecFor, readInput, recognisesModel } from '../load.ts';
 import { count, humanBytes, plural, table } from '../text.ts';
@@ -28,9 +29,16 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
   const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}) }) as object;
   const info = codec.info(doc, bytes.length);
   // Source animations (a P3D model's model.cfg, or compiled in): class, skeleton, animations, sources.
-  const { sourceAnimationsInfo, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
-  const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
-  const cfgInfo = anims ? sourceAnimationsInfo(anims, io.cwd) : undefined;
+  // A format whose animations live in a config file (MLOD: model.cfg) has none when no config is
+  // found, and then neither the config language nor the animator is loaded (start-up of `info`).
+  const cfg = codec.sourceAnimations;
+  const cfgWanted = cfg && (opts.modelCfg !== undefined || !cfg.configFile || findConfigFile(resolve(io.cwd, file), cfg.configFile) !== undefined);
+  let cfgInfo: ReturnType<typeof import('../model-cfg-cli.ts').sourceAnimationsInfo> | undefined;
+  if (cfgWanted) {
+    const { sourceAnimationsInfo, sourceAnimationsOf } = await import('../model-cfg-cli.ts');
+    const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
+    cfgInfo = anims ? sourceAnimationsInfo(anims, io.cwd) : undefined;
+  }
   if (opts.json) {
     // The documented keys first, in a fixed order, then whatever the format adds.
     const { format, version, meshes, materials, bones, animations, ...extra } = info;

@@ -6,7 +6,6 @@ import type { FormatCodec } from '../../../shared/formats/registry.ts';
 import { animationSceneOptions, bindingProblems, trackTargets } from '../../../shared/scene/attach.ts';
 import type { Scene } from '../../../shared/scene/scene.ts';
 import { EXIT_OK, EXIT_PROBLEMS, FileError } from '../fail.ts';
-import { fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../../documents/rules-env.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
 import { loadModel } from '../load.ts';
 import { plural } from '../text.ts';
@@ -35,6 +34,8 @@ export async function runValidate(file: string, opts: ValidateOptions, io: CliIO
   const anims = await sourceAnimationsOf(codec, doc, file, io.cwd, opts.modelCfg);
   if (anims) problems.push(...sourceAnimationProblems(anims, io.cwd));
   if (codec.rules) {
+    // Loaded only here: the rules' file look-ups bring texture code that `info` never needs (both sit in the core chunk).
+    const { fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } = await import('../../documents/rules-env.ts');
     const abs = resolve(io.cwd, file);
     const config = ruleChoices(dirname(abs), opts, codec.rules.rules);
     await loadTextureCodecs();

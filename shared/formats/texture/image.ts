@@ -64,21 +64,33 @@ export function downsample(src: RgbaImage): RgbaImage {
   const s = src.data;
   const sw = src.width;
   const lin = SRGB_TO_LINEAR;
+  const tab = LINEAR_TO_SRGB_TABLE;
   for (let y = 0; y < h; y++) {
     const r0 = Math.min(src.height - 1, y * 2) * sw;
     const r1 = Math.min(src.height - 1, y * 2 + 1) * sw;
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.min(sw - 1, x * 2);
-      const x1 = Math.min(sw - 1, x * 2 + 1);
+    let o = y * w * 4;
+    for (let x = 0; x < w; x++, o += 4) {
+      const x0 = x * 2 < sw ? x * 2 : sw - 1;
+      const x1 = x * 2 + 1 < sw ? x * 2 + 1 : sw - 1;
       const p0 = (r0 + x0) * 4, p1 = (r0 + x1) * 4, p2 = (r1 + x0) * 4, p3 = (r1 + x1) * 4;
-      // Weight alpha + 1 keeps the colour defined for fully transparent quads.
       const a0 = s[p0 + 3]!, a1 = s[p1 + 3]!, a2 = s[p2 + 3]!, a3 = s[p3 + 3]!;
-      const w0 = a0 + 1, w1 = a1 + 1, w2 = a2 + 1, w3 = a3 + 1;
-      const inv = 1 / (w0 + w1 + w2 + w3);
-      const o = (y * w + x) * 4;
-      out[o] = linearToSrgbFast((lin[s[p0]!]! * w0 + lin[s[p1]!]! * w1 + lin[s[p2]!]! * w2 + lin[s[p3]!]! * w3) * inv);
-      out[o + 1] = linearToSrgbFast((lin[s[p0 + 1]!]! * w0 + lin[s[p1 + 1]!]! * w1 + lin[s[p2 + 1]!]! * w2 + lin[s[p3 + 1]!]! * w3) * inv);
-      out[o + 2] = linearToSrgbFast((lin[s[p0 + 2]!]! * w0 + lin[s[p1 + 2]!]! * w1 + lin[s[p2 + 2]!]! * w2 + lin[s[p3 + 2]!]! * w3) * inv);
+      let vr: number, vg: number, vb: number;
+      if ((a0 & a1 & a2 & a3) === 255) {
+        // Four opaque texels: equal weights, the same sums as below scaled by a power of two.
+        vr = (lin[s[p0]!]! + lin[s[p1]!]! + lin[s[p2]!]! + lin[s[p3]!]!) * 0.25;
+        vg = (lin[s[p0 + 1]!]! + lin[s[p1 + 1]!]! + lin[s[p2 + 1]!]! + lin[s[p3 + 1]!]!) * 0.25;
+        vb = (lin[s[p0 + 2]!]! + lin[s[p1 + 2]!]! + lin[s[p2 + 2]!]! + lin[s[p3 + 2]!]!) * 0.25;
+      } else {
+        // Weight alpha + 1 keeps the colour defined for fully transparent quads.
+        const w0 = a0 + 1, w1 = a1 + 1, w2 = a2 + 1, w3 = a3 + 1;
+        const inv = 1 / (w0 + w1 + w2 + w3);
+        vr = (lin[s[p0]!]! * w0 + lin[s[p1]!]! * w1 + lin[s[p2]!]! * w2 + lin[s[p3]!]! * w3) * inv;
+        vg = (lin[s[p0 + 1]!]! * w0 + lin[s[p1 + 1]!]! * w1 + lin[s[p2 + 1]!]! * w2 + lin[s[p3 + 1]!]! * w3) * inv;
+        vb = (lin[s[p0 + 2]!]! * w0 + lin[s[p1 + 2]!]! * w1 + lin[s[p2 + 2]!]! * w2 + lin[s[p3 + 2]!]! * w3) * inv;
+      }
+      out[o] = tab[vr <= 0 ? 0 : vr >= 1 ? LIN_STEPS : Math.round(vr * LIN_STEPS)]!;
+      out[o + 1] = tab[vg <= 0 ? 0 : vg >= 1 ? LIN_STEPS : Math.round(vg * LIN_STEPS)]!;
+      out[o + 2] = tab[vb <= 0 ? 0 : vb >= 1 ? LIN_STEPS : Math.round(vb * LIN_STEPS)]!;
       out[o + 3] = (a0 + a1 + a2 + a3 + 2) >> 2;
     }
   }
@@ -92,9 +104,6 @@ const LINEAR_TO_SRGB_TABLE: Uint8Array = (() => {
   for (let i = 0; i <= LIN_STEPS; i++) t[i] = linearToSrgb(i / LIN_STEPS);
   return t;
 })();
-function linearToSrgbFast(v: number): number {
-  return LINEAR_TO_SRGB_TABLE[v <= 0 ? 0 : v >= 1 ? LIN_STEPS : Math.round(v * LIN_STEPS)]!;
-}
 
 /** sRGB byte -> linear 0..1. */
 export const SRGB_TO_LINEAR: Float64Array = (() => {

@@ -7,6 +7,7 @@ import { inflateSync } from 'node:zlib';
 import type { PngInflate } from '../../shared/formats/texture/png.ts';
 
 export const nodeInflate: PngInflate = (zlib, size) => {
-  const b = inflateSync(zlib, { maxOutputLength: Math.max(1, size) });
+  // One output chunk of the expected size: zlib's sync path then hands it back without joining chunks.
+  const b = inflateSync(zlib, { maxOutputLength: Math.max(1, size), chunkSize: Math.max(64, size) });
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 };

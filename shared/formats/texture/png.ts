@@ -121,16 +121,22 @@ function decodeCommonPng(bytes: Uint8Array, dv: DataView, width: number, height:
   }
   if (raw.length < size) return undefined;
   const out = new Uint8Array(width * height * 4);
+  // Whole texels as one store each (little-endian: R is the low byte).
+  const out32 = LITTLE_ENDIAN ? new Uint32Array(out.buffer, 0, width * height) : undefined;
   // Rows are unfiltered in place (each filter reads the row above as unfiltered), then widened.
   for (let y = 0; y < height; y++) {
     const f = y * (stride + 1);
     const row = f + 1;
     const up = y === 0 ? -1 : row - stride - 1;
     if (!unfilter(raw, raw[f]!, row, up, stride, channels)) return undefined;
-    expandRow(raw, row, out, y * width * 4, width, channels);
+    if (out32 && channels === 3) {
+      for (let x = 0, i = row, o = y * width; x < width; x++, i += 3, o++) out32[o] = raw[i]! | (raw[i + 1]! << 8) | (raw[i + 2]! << 16) | 0xff000000;
+    } else expandRow(raw, row, out, y * width * 4, width, channels);
   }
   return { width, height, data: out };
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Reverses one row's filter in place (`up` < 0: the first row, whose row above is zeros). */
 function unfilter(d: Uint8Array, type: number, row: number, up: number, stride: number, bpp: number): boolean {

@@ -5,13 +5,13 @@
  * one clip per source (the timeline plays and scrubs it), and the config's checks join the
  * document's Problems with the config's file and line. A config that does not parse is one Problem.
  */
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname } from 'node:path';
 import type { SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import type { SourcePoseSource } from '../../shared/ipc/contract.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
-import { findConfigFile, diskIncludeReader } from './model-cfg-files.ts';
+import { findConfigFile, includeReaderFor } from './model-cfg-files.ts';
 import { readFileSync } from 'node:fs';
 
 interface Attached {
@@ -21,7 +21,6 @@ interface Attached {
   error?: Problem;
 }
 
-const MAX_PARENTS = 64;
 
 export class DocumentSourceAnimations {
   private readonly s: DocumentStore;
@@ -42,16 +41,10 @@ export class DocumentSourceAnimations {
         const file = findConfigFile(d.abs, support.configFile);
         if (file && (await this.allowed(file))) {
           // Includes are read only under the highest folder the policy lets the editor read.
-          const top = await this.readableTop(dirname(file));
+          const top = await this.s.readableTop(dirname(file));
           try {
             const bytes = new Uint8Array(readFileSync(file));
-            a.config = {
-              file,
-              doc: animator.readConfig(bytes, file, (path, from) => {
-                const got = diskIncludeReader(path, from);
-                return got && inside(top, got.name) ? got : undefined;
-              }),
-            };
+            a.config = { file, doc: animator.readConfig(bytes, file, includeReaderFor(file, file, top)) };
           } catch (e) {
             a.error = { severity: 'error', message: e instanceof Error ? e.message : String(e), where: this.s.paths.display(file) };
           }
@@ -117,23 +110,4 @@ export class DocumentSourceAnimations {
       return false;
     }
   }
-
-  private async readableTop(dir: string): Promise<string> {
-    let top = dir;
-    for (let k = 0, cur = dirname(dir); k < MAX_PARENTS && cur !== top; k++, cur = dirname(cur)) {
-      try {
-        await this.s.paths.resolve(this.s.paths.display(cur), 'list');
-        top = cur;
-      } catch {
-        break;
-      }
-      if (dirname(cur) === cur) break;
-    }
-    return top;
-  }
-}
-
-function inside(dir: string, file: string): boolean {
-  const rel = relative(resolve(dir), resolve(file));
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
 }

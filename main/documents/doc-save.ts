@@ -75,6 +75,8 @@ export class DocumentSaving {
     d.encoded = undefined;
     d.savedSeq = d.undo[d.undo.length - 1]?.seq ?? 0;
     this.s.emit('doc:progress', { id: d.id, task: 'save', fraction: 1 });
+    // The file is saved whatever its readers make of it (a model.cfg re-read by the models using it).
+    await this.s.onSaved(abs).catch(() => undefined);
   }
 
   async save(id: DocId, options: SaveOptions = {}): Promise<DocSnapshot> {

@@ -140,6 +140,8 @@ export class DocumentStore {
   nextSeq = 1;
   /** Problems a snapshot adds to the codec's own (the textures room's unresolved references). */
   problemsOf: (d: OpenDocument) => Problem[] = () => [];
+  /** Runs after a document was written to `abs` (a saved config animates the models that use it). */
+  onSaved: (abs: string) => Promise<void> = async () => {};
 
   constructor(opts: DocumentServiceOptions) {
     this.opts = opts;

@@ -54,7 +54,7 @@ describe('document service: model.cfg as a document', () => {
     const door1 = find(doc.outline, 'CfgModels', 'house', 'Animations', 'door_1');
     const axis = svc.inspect(doc.id, door1.path)!.fields.find((f) => f.name === 'axis')!;
     expect(axis.readonly).toBe(true);
-    await expect(svc.edit(doc.id, { op: 'set', path: axis.path, value: 'x' })).rejects.toThrow(/macro used at model\.cfg:\d+/);
+    await expect(svc.edit(doc.id, { op: 'set', path: axis.path, value: 'x' })).rejects.toThrow(/macro \(or __EVAL\) used at model\.cfg:\d+/);
   });
 });
 

@@ -107,7 +107,7 @@ describe('the class tree and the inspector', () => {
     expect(fieldOf(file, ['CfgModels', 'house'], 'sections[][1]')).toMatchObject({ kind: 'string', value: 'door1' });
     const macro = fieldOf(file, ['CfgModels', 'house', 'Animations', 'Door1'], 'selection');
     expect(macro).toMatchObject({ value: 'door1', readonly: true });
-    expect(macro.note).toMatch(/macro.*#define/);
+    expect(macro.note).toMatch(/macro.*used at model\.cfg:22/);
     const included = fieldOf(file, ['CfgSkeletons', 'house_sk'], 'isDiscrete');
     expect(included).toMatchObject({ value: 1, readonly: true });
     expect(included.note).toMatch(/bones\.hpp/);
@@ -146,13 +146,27 @@ describe('saving', () => {
   it('refuses values written by a macro or an included file, naming where to edit', () => {
     const file = open();
     const macro = fieldOf(file, ['CfgModels', 'house', 'Animations', 'Door1'], 'axis');
-    expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: macro.path, value: 'x' })).toMatch(/macro used at model\.cfg:22: edit its #define/);
+    expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: macro.path, value: 'x' })).toMatch(/macro \(or __EVAL\) used at model\.cfg:22: edit it there/);
     const included = fieldOf(file, ['CfgSkeletons', 'house_sk'], 'skeletonBones[][0]');
     expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: included.path, value: 'x' })).toMatch(/bones\.hpp:1/);
     expect(modelCfgCodec.checkEdit!(file, { op: 'remove', path: ['root', 'entries', 0] })).toMatch(/in place/);
     const max = fieldOf(file, ['CfgModels', 'house', 'Animations', 'Door'], 'maxValue');
     expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: max.path, value: Number.NaN })).toMatch(/finite/);
     expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: max.path, value: 'a\nb' })).toMatch(/line break/);
+  });
+});
+
+describe('computed and mixed values', () => {
+  it('an __EVAL value is read-only; an array item beside a macro-written one is edited alone', () => {
+    const text = '#define SEL "door2"\nclass CfgModels { class m { sections[] = {"glass", SEL, "door1"}; angle0 = __EVAL(-90 / 180 * 3.14159); }; };\n';
+    const file = open(text);
+    const angle0 = fieldOf(file, ['CfgModels', 'm'], 'angle0');
+    expect(angle0.value).toBeCloseTo(-Math.PI / 2, 4);
+    expect(angle0.readonly).toBe(true);
+    expect(modelCfgCodec.checkEdit!(file, { op: 'set', path: angle0.path, value: 1 })).toMatch(/__EVAL\) used at model\.cfg:2/);
+    expect(fieldOf(file, ['CfgModels', 'm'], 'sections[][1]')).toMatchObject({ value: 'door2', readonly: true });
+    edit(file, { op: 'set', path: fieldOf(file, ['CfgModels', 'm'], 'sections[][2]').path, value: 'door3' });
+    expect(dec(modelCfgCodec.encode(file))).toBe(text.replace('"door1"', '"door3"'));
   });
 });
 

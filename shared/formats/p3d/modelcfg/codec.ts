@@ -137,7 +137,8 @@ interface Change {
 /** The text changes that turn `orig` into `now`: the smallest spans that hold a difference. */
 function valueChanges(now: CfgPlain, orig: CfgValue, where: string, out: Change[]): void {
   if (samePlain(now, plainOf(orig))) return;
-  if (Array.isArray(now) && orig.kind === 'array' && now.length === orig.items.length && orig.items.every((x) => x.span)) {
+  // Same length: only the items that differ are written (an unchanged item a macro wrote stays).
+  if (Array.isArray(now) && orig.kind === 'array' && now.length === orig.items.length) {
     now.forEach((x, k) => valueChanges(x, orig.items[k]!, `${where}[${k}]`, out));
     return;
   }
@@ -276,7 +277,7 @@ export function modelCfgOutline(file: ModelCfgFile): OutlineNode {
 function writtenElsewhere(doc: ModelCfgDocument, v: CfgValue): string | undefined {
   if (v.span && v.span.file === 0) return undefined;
   const d = describe(doc.files, v.at);
-  return d.file === doc.fileName ? `written by the macro used at ${d.file}:${d.line}: edit its #define` : `written in ${d.file}:${d.line}: edit that file`;
+  return d.file === doc.fileName ? `written by the macro (or __EVAL) used at ${d.file}:${d.line}: edit it there` : `written in ${d.file}:${d.line}: edit that file`;
 }
 
 function valueFields(file: ModelCfgFile, name: string, now: CfgPlain, orig: CfgValue | undefined, path: NodePath, out: InspectField[]): void {

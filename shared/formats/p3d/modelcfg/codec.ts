@@ -8,7 +8,7 @@
  * Values written by a macro or in an included file have no characters of their own in the file:
  * the inspector shows them read-only and an edit of one is refused, naming where to edit instead.
  */
-import type { EditCommand } from '../../../model/commands.ts';
+import { batchRefusal, type EditCommand } from '../../../model/commands.ts';
 import type { Inspection, InspectField, OutlineNode } from '../../../model/outline.ts';
 import type { NodePath } from '../../../model/path.ts';
 import type { Problem } from '../../../model/problems.ts';
@@ -336,13 +336,7 @@ export function modelCfgInspect(file: ModelCfgFile, path: NodePath): Inspection 
 
 /** Edits the inspector may make: a number or a text in place of a value that has characters of its own. */
 export function checkModelCfgEdit(file: ModelCfgFile, cmd: EditCommand): string | undefined {
-  if (cmd.op === 'batch') {
-    for (const c of cmd.commands) {
-      const m = checkModelCfgEdit(file, c);
-      if (m) return m;
-    }
-    return undefined;
-  }
+  if (cmd.op === 'batch') return batchRefusal(cmd.commands, (c) => checkModelCfgEdit(file, c));
   if (cmd.op !== 'set') return 'classes and values can only be edited in place, not added, removed or moved';
   const i = cmd.path.indexOf('value');
   if (i < 0 || cmd.path[0] !== 'root') return 'only values can be edited';

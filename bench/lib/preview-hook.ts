@@ -228,6 +228,10 @@ export async function openOnce(browser: any, url: string, file: string, opts: { 
   try {
     await page.addInitScript(PAGE_PROBE);
     await page.goto(url);
+    // The user opens a file in a window that has started: the viewport has compiled its shader
+    // programs (its `lodsmith:viewport:warm` mark), which in SwiftShader takes the GPU thread
+    // for a while; a click in the first few hundred ms would queue the first frame behind it.
+    await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0, undefined, { timeout: 15_000, polling: 50 }).catch(() => undefined);
     await page.getByTestId('welcome-open').click();
     await page.locator(`[data-testid="file-entry"][data-name="${basename(file)}"]`).click();
     // bench/profile-preview.ts: Chromium's sampling profiler over the open (1 ms interval).
@@ -272,12 +276,20 @@ export async function openOnce(browser: any, url: string, file: string, opts: { 
   }
 }
 
-/** Chromium as every preview row starts it: WebGL in SwiftShader. */
+/**
+ * Chromium as the preview rows start it: WebGL in SwiftShader, the page itself rastered on the
+ * CPU. Some packagings (Debian's `chromium` wrapper, /etc/chromium.d/default-flags) force
+ * `--enable-gpu-rasterization`, which with SwiftShader rasters every repaint of the page's UI in
+ * software GL on the GPU process's main thread, the thread WebGL draws on: after an open, the
+ * window's new panels took it for ~550 ms, and the viewport's first frame waited behind them
+ * (Chromium trace, 2026-11-29). A GPU rasters that in a few ms, and Chromium does not raster on
+ * a software GL by default, so the flag is turned back off here, for both sides of every row.
+ */
 export async function launchChromium(): Promise<any> {
   const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+    args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-gpu-rasterization'],
   });
 }
 

@@ -158,6 +158,8 @@ export class Viewport {
       g.dispose();
       grid.geometry.dispose();
       markStage('viewport:warm');
+      // One more frame of the empty view, so `onRender` listeners see the warmed programs.
+      this.requestRender();
     };
     try {
       void Promise.all([this.renderer.compileAsync(this.scene, this.camera), this.renderer.compileAsync(this.helpers, this.camera)]).then(done, done);
@@ -266,6 +268,11 @@ export class Viewport {
       o.quaternion.setFromRotationMatrix(m);
       o.updateMatrixWorld(true);
     }
+  }
+
+  /** Shader programs the renderer holds (compiled and kept): the warm-up's and the models'. */
+  get programCount(): number {
+    return this.renderer.info.programs?.length ?? 0;
   }
 
   get hasModel(): boolean {

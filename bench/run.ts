@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'soak-browser', 'bombs', 'preview', 'preview-gltf'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'soak-browser', 'bombs', 'preview-gltf', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);

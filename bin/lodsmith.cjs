@@ -34,7 +34,10 @@ function bundleIsCurrent(dir) {
  * `node -e 0` (valgrind). This loader compiles the bundle's files itself (vm.Script) and, after a
  * run that had no usable cache for a file, saves V8's cache of that file at exit, which then
  * holds every function the run compiled. One cache per file and command (`info`, `check`, ...),
- * since each command runs other functions of the same chunk.
+ * since each command runs other functions of the same chunk. The same command on a file of
+ * another format runs other functions of the core chunk too: a run whose command loaded a set
+ * of chunks not seen before (listed in `runs.<command>` beside the caches) saves the caches of
+ * all its chunks again, which then hold what the earlier runs compiled and what this one added.
  *
  * Cache files are named after the chunk, whose name carries a hash of its content: a rebuilt
  * chunk has a new name. V8 itself refuses a cache made by another V8,
@@ -97,26 +100,52 @@ function runBundle(entry) {
     }
     // The wrapper of Node's own CommonJS loader, on the first line so line numbers stay.
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-    if (cacheFile && (!cachedData || script.cachedDataRejected)) toSave.push([script, cacheFile]);
-    if (cacheFile) traceCache?.(`${name} ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}`);
+    if (cacheFile) {
+      Object.assign(module, { script, cacheFile, name });
+      if (!cachedData || script.cachedDataRejected) toSave.push([script, cacheFile]);
+      traceCache?.(`${name} ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}`);
+    }
     const req = (id) => (id.startsWith('./') ? load(`${dir}/${id.slice(2)}`) : require(id));
     script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
     return module.exports;
   };
-  if (folder) process.once('exit', () => saveCaches(folder, toSave));
+  if (folder) process.once('exit', () => saveCaches(folder, command, modules, toSave));
   load(entry);
 }
 
-/** Writes each cache (through a temporary file and a rename: a reader never sees half of one). */
-function saveCaches(folder, toSave) {
-  if (toSave.length === 0) return;
+/** Run signatures kept per command (a new build's chunks make new ones). */
+const MAX_RUNS = 200;
+
+/**
+ * Saves the caches of the files that had none (or a refused one), or of every cached file when
+ * this command had not loaded this set of chunks before. Each through a temporary file and a
+ * rename: a reader never sees half of one.
+ */
+function saveCaches(folder, command, modules, toSave) {
   try {
+    const cached = [...modules.values()].filter((m) => m.script);
+    const signature = cached.map((m) => m.name).sort().join(' ');
+    const runsFile = `${folder}/runs.${command}`;
+    let runs = [];
+    try {
+      runs = fs.readFileSync(runsFile, 'latin1').split('\n').filter(Boolean);
+    } catch {
+      // The first run of this command.
+    }
+    const seen = runs.includes(signature);
+    if (seen && toSave.length === 0) return;
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    for (const [script, file] of toSave) {
+    const all = seen ? toSave : cached.map((m) => [m.script, m.cacheFile]);
+    for (const [script, file] of all) {
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, file);
       traceCache?.(`saved ${file.slice(folder.length + 1)}`);
+    }
+    if (!seen) {
+      const tmp = `${runsFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, `${[...runs, signature].slice(-MAX_RUNS).join('\n')}\n`);
+      fs.renameSync(tmp, runsFile);
     }
     const now = Date.now();
     for (const f of fs.readdirSync(folder)) {

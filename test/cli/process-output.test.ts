@@ -10,6 +10,8 @@ import { EventEmitter } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FdOut } from '../../main/cli/io.ts';
 import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
+import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
 import { repoRoot } from '../helpers/corpus.ts';
 
@@ -109,9 +111,9 @@ describe('prebuilt CLI start-up', () => {
     expect(internal.filter((m) => /internal\/streams\/(readable|writable)|internal\/fs\/promises/.test(m))).toEqual([]);
   });
 
-  /** `lodsmith info` on the tiny file with the code cache in `dir`, saying what the cache did. */
-  const infoWithCache = (dir: string) => {
-    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'info', tiny], { encoding: 'utf8', env: { ...process.env, LODSMITH_CODE_CACHE: dir, LODSMITH_TRACE_LAUNCH: 'cache' } });
+  /** `lodsmith info` on a file (the tiny MLOD) with the code cache in `dir`, saying what the cache did. */
+  const infoWithCache = (dir: string, file = tiny) => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'info', file], { encoding: 'utf8', env: { ...process.env, LODSMITH_CODE_CACHE: dir, LODSMITH_TRACE_LAUNCH: 'cache' } });
     expect(r.status).toBe(0);
     const said = (what: RegExp) => r.stderr.split('\n').flatMap((l) => l.match(what)?.[1] ?? []).sort();
     return { out: r.stdout, used: said(/code cache: (\S+) used$/), missing: said(/code cache: (\S+) none$/), rejected: said(/code cache: (\S+) rejected$/), saved: said(/code cache: saved (\S+)$/) };
@@ -123,15 +125,38 @@ describe('prebuilt CLI start-up', () => {
     expect(first.out).toContain('P3D model (MLOD');
     expect(first.missing.some((c) => c.startsWith('format-mlod-'))).toBe(true);
     expect(first.used).toEqual([]);
-    // One cache per chunk and command, in a folder of this Node's version.
+    // One cache per chunk and command, in a folder of this Node's version, and the list of the
+    // sets of chunks the command has loaded.
     expect(first.saved).toEqual(first.missing.map((c) => `${c}.info`));
-    const files = readdirSync(join(dir, `${process.version}-${process.arch}`)).sort();
-    expect(files).toEqual(first.saved);
+    const folder = join(dir, `${process.version}-${process.arch}`);
+    expect(readdirSync(folder).sort()).toEqual([...first.saved, 'runs.info'].sort());
+    expect(readFileSync(join(folder, 'runs.info'), 'utf8')).toBe(`${first.missing.join(' ')}\n`);
     const second = infoWithCache(dir);
     expect(second.used).toEqual(first.missing);
     expect(second.missing).toEqual([]);
     expect(second.saved).toEqual([]);
     expect(second.out).toBe(first.out);
+  });
+
+  it('saves the core chunk again when the command first runs on another format, then uses it', () => {
+    const dir = join(tmp, 'code-cache-formats');
+    const lod = join(tmp, 'sample.lod');
+    writeFileSync(lod, lodkaCodec.encode(buildSampleLod()));
+    const mlod = infoWithCache(dir);
+    const core = mlod.saved.find((c) => c.startsWith('core-'))!;
+    const file = join(dir, `${process.version}-${process.arch}`, core);
+    const mlodCacheBytes = statSync(file).size;
+    // LODKA's info calls core functions MLOD's did not: the core cache is used, then saved again
+    // with them (it grows), beside the LODKA chunk's first cache.
+    const first = infoWithCache(dir, lod);
+    expect(first.out).toContain('LODka');
+    expect(first.used).toContain(core.replace(/\.info$/, ''));
+    expect(first.saved).toContain(core);
+    expect(first.saved.some((c) => c.startsWith('format-lodka-'))).toBe(true);
+    expect(statSync(file).size).toBeGreaterThan(mlodCacheBytes);
+    // Both sets of chunks are known now: nothing is saved again.
+    expect(infoWithCache(dir, lod).saved).toEqual([]);
+    expect(infoWithCache(dir).saved).toEqual([]);
   });
 
   it('replaces a cache that V8 refuses, and runs as without one', () => {

@@ -8,9 +8,6 @@
 // CommonJS, like the bundle: an ES module would make Node set up its ES module loader first.
 // Built-in modules come from process.getBuiltinModule where it exists.
 const fs = process.getBuiltinModule?.('node:fs') ?? require('node:fs');
-// Node's own compile cache, for what the launcher does not load itself: the sources, and the
-// worker threads of `check`.
-(process.getBuiltinModule?.('node:module') ?? require('node:module')).enableCompileCache?.();
 const root = `${__dirname}/../`;
 
 function bundleIsCurrent(dir) {
@@ -166,6 +163,9 @@ if (bundleIsCurrent('out/cli')) {
   runBundle(`${(process.getBuiltinModule?.('node:path') ?? require('node:path')).resolve(root, 'out/cli')}/lodsmith.cjs`);
 } else if (major > 22 || (major === 22 && minor >= 18)) {
   trace('sources');
+  // Node's own compile cache for the sources (the bundle has the launcher's code cache, and the
+  // worker threads of `check` turn it on themselves: main/cli/check-worker-entry.ts).
+  (process.getBuiltinModule?.('node:module') ?? require('node:module')).enableCompileCache?.();
   import('../main/cli/index.ts');
 } else {
   console.error(

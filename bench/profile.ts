@@ -4,6 +4,7 @@
  *   node --cpu-prof --cpu-prof-dir=bench/results/profiles bench/profile.ts lzo1x
  *   node --cpu-prof --cpu-prof-dir=bench/results/profiles bench/profile.ts lodka-lod [--seconds 10]
  *   node --cpu-prof ... bench/profile.ts p3d-odol path/to/file.p3d
+ *   node --cpu-prof ... bench/profile.ts p3d-odol --corpus     (decode every corpus file, as the corpus rows do)
  *
  * Workloads: `lzo1x` / `lzss` (decompress 16 MB of model-like data), or a format id (decode and
  * encode its large generated input, or the file given). Then summarise the profile with
@@ -13,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { formatById, type FormatId } from '../shared/formats/index.ts';
 import { lzo1xCompress, lzo1xDecompress } from '../shared/binary/lzo1x.ts';
 import { lzssCompress, lzssDecompress } from '../shared/binary/lzss.ts';
-import { GENERATED, loadBuilder } from './lib/inputs.ts';
+import { corpusInputs, GENERATED, loadBuilder } from './lib/inputs.ts';
 import { meshLikeBytes } from './lib/mesh-data.ts';
 
 interface ProfileNode {
@@ -57,6 +58,17 @@ async function main(): Promise<void> {
     }
   } else {
     const codec = formatById(what as FormatId);
+    if (argv.includes('--corpus')) {
+      // The corpus rows' work: every file decoded one at a time, each document dropped.
+      const files = corpusInputs(what as FormatId).map((f) => new Uint8Array(readFileSync(f.file)));
+      if (files.length === 0) throw new Error(`no corpus files for ${what}`);
+      while (performance.now() < end) {
+        for (const f of files) codec.decode(f);
+        loops++;
+      }
+      console.log(`${what}: ${loops} pass(es) over ${files.length} corpus files in ${seconds} s`);
+      return;
+    }
     let bytes: Uint8Array;
     if (file) bytes = new Uint8Array(readFileSync(file));
     else {

@@ -17,6 +17,7 @@ import { benchCodec } from './lib/codecs.ts';
 import { benchBombs } from './lib/bombs.ts';
 import { benchCompression } from './lib/compression.ts';
 import { benchImport } from './lib/import.ts';
+import { benchPreviewVsGltf } from './lib/gltf-reference.ts';
 import { corpusInputs, FORMAT_IDS, GENERATED, loadBuilder, shortName } from './lib/inputs.ts';
 import { measureFirstFrame, type PreviewInput } from './lib/preview-hook.ts';
 import { benchCheck, benchProcesses } from './lib/process.ts';
@@ -24,7 +25,7 @@ import { benchCommandMemory } from './lib/command-memory.ts';
 import { benchOdolPeer } from './lib/odol-peer.ts';
 import { benchOdolVsLzo } from './lib/odol-lzo.ts';
 import { benchPeers } from './lib/peers.ts';
-import { benchSoak } from './lib/soak.ts';
+import { benchBrowserSoak, benchSoak } from './lib/soak.ts';
 import { renderTable, type Row } from './lib/report.ts';
 import { benchTexturedFirstFrame, benchTextures } from './lib/textures.ts';
 import { FULL_PLAN, freshMemoryMbPerSecond, memcpyMbPerSecond, QUICK_PLAN } from './lib/timing.ts';
@@ -38,7 +39,7 @@ interface Args {
   out: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,check,command-memory,soak,bombs,preview,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--only lodka-lod,p3d-odol,compression,textures,import,process,check,command-memory,soak,soak-browser,bombs,preview,preview-gltf,...] [--formats p3d-mlod,... (command-memory only)] [--out FILE]';
 
 /** A wrong command line: said in one line with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
   // Progress goes to stderr so `--json` output stays clean.
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'bombs', 'preview'];
+  const sections = ['compression', ...FORMAT_IDS, 'textures', 'import', 'process', 'check', 'command-memory', 'soak', 'soak-browser', 'bombs', 'preview-gltf', 'preview'];
   const unknown = args.only.filter((o) => !sections.includes(o));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${sections.join(', ')})`);
   const wants = (what: string) => args.only.length === 0 || args.only.includes(what);
@@ -153,6 +154,8 @@ async function main(): Promise<void> {
   if (wants('process')) rows.push(...(await benchProcesses(args.quick, log)));
   if (wants('check')) rows.push(...(await benchCheck(args.quick, log)));
   if (wants('soak')) rows.push(...benchSoak(args.quick, log));
+  // The browser-host half: with `--only soak` too (one goal), or alone with `--only soak-browser`.
+  if (wants('soak') || wants('soak-browser')) rows.push(...(await benchBrowserSoak(args.quick, log)));
   if (wants('command-memory')) rows.push(...(await benchCommandMemory(args.quick, log, args.formats)));
 
   if (wants('preview')) {
@@ -170,6 +173,8 @@ async function main(): Promise<void> {
     if ('file' in large) rmSync(dirname(large.file), { recursive: true, force: true });
     else rows.push(large.row);
   }
+  // Goal 5: the same opens against three.js's GLTFLoader drawing the models' glTF exports.
+  if (wants('preview-gltf')) rows.push(...(await benchPreviewVsGltf(args.quick, log)));
 
   // Decompression bombs through the real CLI: refused in one line, exit 2, in under 2 s.
   if (wants('bombs')) rows.push(...benchBombs(log));

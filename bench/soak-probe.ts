@@ -12,11 +12,10 @@
  * (Linux: /proc/self/fd) are read after a full garbage collection, after the first `warm` cycles
  * and after the last: a leak grows the difference, a warm-up does not.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DocumentService } from '../main/documents/document-service.ts';
-import type { NodePath } from '../shared/model/path.ts';
-import type { OutlineNode } from '../shared/model/outline.ts';
+import { findEdit, openFds, settle, type Edit } from './lib/soak-measure.ts';
 
 export interface SoakResult {
   cycles: number;
@@ -29,46 +28,6 @@ export interface SoakResult {
   fdsAfterWarm: number | null;
   fdsAfterRun: number | null;
   ms: number;
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function settle(): void {
-  for (let i = 0; i < 3; i++) gc?.();
-}
-
-function openFds(): number | null {
-  try {
-    return readdirSync('/proc/self/fd').length;
-  } catch {
-    return null;
-  }
-}
-
-interface Edit {
-  path: NodePath;
-  value: number;
-}
-
-/** The first number field (breadth first, at most 300 nodes) the service lets us set to itself. */
-async function findEdit(svc: DocumentService, id: string, outline: OutlineNode): Promise<Edit | undefined> {
-  const queue: OutlineNode[] = [outline];
-  for (let seen = 0; queue.length > 0 && seen < 300; seen++) {
-    const node = queue.shift()!;
-    queue.push(...(node.children ?? []));
-    const fields = svc.inspect(id, node.path)?.fields ?? [];
-    for (const f of fields) {
-      if (typeof f.value !== 'number' || f.readonly || !Number.isFinite(f.value)) continue;
-      try {
-        await svc.edit(id, { op: 'set', path: f.path, value: f.value });
-        await svc.undo(id);
-        return { path: f.path, value: f.value };
-      } catch {
-        // refused: try the next field
-      }
-    }
-  }
-  return undefined;
 }
 
 async function main(): Promise<void> {

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 'use strict';
 // Launcher of the `lodsmith` command. It runs the prebuilt CLI (out/cli, built by `npm install`
-// or `npm run build:cli`: see scripts/build-cli.ts) with Node's module compile cache on, so a
-// short command costs little more than Node's own start. When that bundle is missing, or any
+// or `npm run build:cli`: see scripts/build-cli.ts) through a code cache of its own (below), so
+// a short command costs little more than Node's own start. When that bundle is missing, or any
 // source file it was built from has changed since (its stamp lists them with size and time), it
 // runs the TypeScript sources instead, which needs Node 22.18 or newer (type stripping).
 // CommonJS, like the bundle: an ES module would make Node set up its ES module loader first.
 // Built-in modules come from process.getBuiltinModule where it exists.
 const fs = process.getBuiltinModule?.('node:fs') ?? require('node:fs');
-(process.getBuiltinModule?.('node:module') ?? require('node:module')).enableCompileCache?.();
 const root = `${__dirname}/../`;
 
 function bundleIsCurrent(dir) {
@@ -24,14 +23,149 @@ function bundleIsCurrent(dir) {
   }
 }
 
+/**
+ * The code cache. Node's compile cache (module.enableCompileCache) keeps what V8 compiled while
+ * loading a file, which is its top-level code only: every function a command then calls was
+ * compiled again on every run (V8 compiles a function when it is first called). For `info` on
+ * a tiny file that lazy compiling was ~17 M of the ~130 M instructions, against ~89 M for a bare
+ * `node -e 0` (valgrind). This loader compiles the bundle's files itself (vm.Script) and, after a
+ * run that had no usable cache for a file, saves V8's cache of that file at exit, which then
+ * holds every function the run compiled. One cache per file and command (`info`, `check`, ...),
+ * since each command runs other functions of the same chunk. The same command on a file of
+ * another format runs other functions of the core chunk too: a run whose command loaded a set
+ * of chunks not seen before (listed in `runs.<command>` beside the caches) saves the caches of
+ * all its chunks again, which then hold what the earlier runs compiled and what this one added.
+ *
+ * Cache files are named after the chunk, whose name carries a hash of its content: a rebuilt
+ * chunk has a new name. V8 itself refuses a cache made by another V8,
+ * with other flags or for a source of another length, and the file is compiled as usual then
+ * (and its cache saved again). The folder is the user's cache folder ($XDG_CACHE_HOME or
+ * ~/.cache, %LOCALAPPDATA% on Windows), `lodsmith/code-cache/<Node version>-<arch>`;
+ * LODSMITH_CODE_CACHE names another folder, or `off` turns the cache off.
+ */
+function cacheFolder() {
+  const env = process.env;
+  if (env.LODSMITH_CODE_CACHE === 'off' || env.LODSMITH_CODE_CACHE === '0') return undefined;
+  let base = env.LODSMITH_CODE_CACHE;
+  if (!base) {
+    const user = process.platform === 'win32' ? env.LOCALAPPDATA : env.XDG_CACHE_HOME || (env.HOME && `${env.HOME}/.cache`);
+    if (!user) return undefined;
+    base = `${user}/lodsmith/code-cache`;
+  }
+  return `${base}/${process.version}-${process.arch}`;
+}
+
+/**
+ * Only files whose names carry a hash of their content (the chunks: `core-BF-RO2yo.cjs`) are
+ * cached. The entry's name does not change when it does, and V8 checks only a source's length:
+ * a rebuilt entry that requires a chunk of another hash has the same length, and a cache of the
+ * old one would load the old chunk.
+ */
+const HASHED = /-[\w-]{8}\.cjs$/;
+
+/** Saved caches untouched this long are removed when a new one is saved. */
+const CACHE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+
+/** LODSMITH_TRACE_LAUNCH=cache says on stderr what the code cache did with each file. */
+const traceCache = process.env.LODSMITH_TRACE_LAUNCH === 'cache' ? (s) => process.stderr.write(`lodsmith: code cache: ${s}\n`) : undefined;
+
+function runBundle(entry) {
+  const vm = process.getBuiltinModule?.('node:vm') ?? require('node:vm');
+  const folder = cacheFolder();
+  // The command decides which functions run: its first word that is not an option.
+  const word = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  const command = word && /^[a-z][a-z-]{0,23}$/.test(word) ? word : 'other';
+  const modules = new Map();
+  const toSave = [];
+  const load = (file) => {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const module = { exports: {} };
+    modules.set(file, module);
+    // The bundle is ASCII (scripts/build-cli.ts): latin1 reads it without decoding UTF-8.
+    const source = fs.readFileSync(file, 'latin1');
+    const dir = file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')));
+    const name = file.slice(dir.length + 1);
+    const cacheFile = folder && HASHED.test(name) ? `${folder}/${name}.${command}` : undefined;
+    let cachedData;
+    if (cacheFile) {
+      try {
+        cachedData = fs.readFileSync(cacheFile);
+      } catch {
+        // No cache yet.
+      }
+    }
+    // The wrapper of Node's own CommonJS loader, on the first line so line numbers stay.
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+    if (cacheFile) {
+      Object.assign(module, { script, cacheFile, name });
+      if (!cachedData || script.cachedDataRejected) toSave.push([script, cacheFile]);
+      traceCache?.(`${name} ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}`);
+    }
+    const req = (id) => (id.startsWith('./') ? load(`${dir}/${id.slice(2)}`) : require(id));
+    script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
+    return module.exports;
+  };
+  if (folder) process.once('exit', () => saveCaches(folder, command, modules, toSave));
+  load(entry);
+}
+
+/** Run signatures kept per command (a new build's chunks make new ones). */
+const MAX_RUNS = 200;
+
+/**
+ * Saves the caches of the files that had none (or a refused one), or of every cached file when
+ * this command had not loaded this set of chunks before. Each through a temporary file and a
+ * rename: a reader never sees half of one.
+ */
+function saveCaches(folder, command, modules, toSave) {
+  try {
+    const cached = [...modules.values()].filter((m) => m.script);
+    const signature = cached.map((m) => m.name).sort().join(' ');
+    const runsFile = `${folder}/runs.${command}`;
+    let runs = [];
+    try {
+      runs = fs.readFileSync(runsFile, 'latin1').split('\n').filter(Boolean);
+    } catch {
+      // The first run of this command.
+    }
+    const seen = runs.includes(signature);
+    if (seen && toSave.length === 0) return;
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const all = seen ? toSave : cached.map((m) => [m.script, m.cacheFile]);
+    for (const [script, file] of all) {
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, script.createCachedData());
+      fs.renameSync(tmp, file);
+      traceCache?.(`saved ${file.slice(folder.length + 1)}`);
+    }
+    if (!seen) {
+      const tmp = `${runsFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, `${[...runs, signature].slice(-MAX_RUNS).join('\n')}\n`);
+      fs.renameSync(tmp, runsFile);
+    }
+    const now = Date.now();
+    for (const f of fs.readdirSync(folder)) {
+      const st = fs.statSync(`${folder}/${f}`, { throwIfNoEntry: false });
+      if (st && now - st.mtimeMs > CACHE_MAX_AGE_MS) fs.rmSync(`${folder}/${f}`, { force: true });
+    }
+  } catch {
+    // A cache that cannot be written only costs the next run its compiling.
+  }
+}
+
 const [major, minor] = process.versions.node.split('.').map(Number);
-// LODSMITH_TRACE_LAUNCH=1 says on stderr which of the two ran (the tests check it).
+// LODSMITH_TRACE_LAUNCH=1 says on stderr which of the two ran (the tests check it); `cache` says
+// what the code cache did too.
 const trace = (what) => process.env.LODSMITH_TRACE_LAUNCH && process.stderr.write(`lodsmith: running ${what}\n`);
 if (bundleIsCurrent('out/cli')) {
   trace('out/cli');
-  require('../out/cli/lodsmith.cjs');
+  runBundle(`${(process.getBuiltinModule?.('node:path') ?? require('node:path')).resolve(root, 'out/cli')}/lodsmith.cjs`);
 } else if (major > 22 || (major === 22 && minor >= 18)) {
   trace('sources');
+  // Node's own compile cache for the sources (the bundle has the launcher's code cache, and the
+  // worker threads of `check` turn it on themselves: main/cli/check-worker-entry.ts).
+  (process.getBuiltinModule?.('node:module') ?? require('node:module')).enableCompileCache?.();
   import('../main/cli/index.ts');
 } else {
   console.error(

@@ -21,6 +21,7 @@ import { buildOdolDocument, buildOdolV7 } from './fixtures/odol.ts';
 import { encodeFixture as encodeUnigine, unigineFixtures } from './fixtures/unigine.ts';
 import { buildPuppetRtm, buildRtmPuppet, encodeRtmFixture, rtmFixtures } from './fixtures/rtm.ts';
 import { encodeRtm } from '../shared/formats/p3d/rtm/io.ts';
+import { buildModelCfgSample } from './fixtures/modelcfg.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const outDir = resolve(process.argv[2] ?? join(repoRoot, 'test/fixtures/generated'));
@@ -46,4 +47,5 @@ for (const version of [40, 48, 50, 53, 54, 68, 73]) {
 for (const fx of rtmFixtures()) write('rtm', fx.name, encodeRtmFixture(fx), fx.covers);
 write('rtm', 'puppet.p3d', encodeMlod(buildRtmPuppet()), 'MLOD whose named selections are the bones of puppet.rtm');
 write('rtm', 'puppet.rtm', encodeRtm(buildPuppetRtm()), 'plain RTM for puppet.p3d');
+write('modelcfg', 'model.cfg', buildModelCfgSample(), 'model.cfg: comments, macros with arguments, # and ##, inheritance, += arrays, rad and arithmetic');
 console.log(`${count} files written to ${outDir}`);

@@ -57,6 +57,11 @@ export function chromiumPath(): string | undefined {
 const PAGE_PROBE = `(() => {
   const w = window;
   w.__lodsmithPreview = { t0: -1, scene0: null, sceneSet: false, rendersAtScene: 0, latency: -1 };
+  // Every frame drawn with a texture that had just arrived (the renderer's lodsmith:texture:drawn mark).
+  w.__lodsmithTextured = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'lodsmith:texture:drawn') w.__lodsmithTextured.push(e.startTime);
+  }).observe({ entryTypes: ['mark'] });
   const canvas = () => document.querySelector('[data-testid="viewport-canvas"]');
   document.addEventListener('click', (e) => {
     const t = e.target instanceof Element ? e.target.closest('[data-testid="file-dialog-ok"]') : null;
@@ -201,14 +206,41 @@ export async function ensureRenderer(log: (s: string) => void): Promise<string> 
   return join(repoRoot, 'out/renderer');
 }
 
-/** One open of `file` in a fresh page: the latency in seconds and where it went. */
-async function openOnce(browser: any, url: string, file: string): Promise<{ seconds: number; stages?: PreviewStages }> {
+/** One open as {@link openOnce} measured it. */
+export interface OpenSample {
+  /** Click on Open -> first frame with the new scene (and, with `textures`, with every texture). */
+  seconds: number;
+  /** Click -> first frame with the new scene, textures or not. */
+  sceneSeconds: number;
+  stages?: PreviewStages;
+  /** The viewport canvas's drawing buffer (pixels). */
+  canvas: { width: number; height: number };
+}
+
+/**
+ * One open of `file` in a fresh page: the latency in seconds and where it went. With `textures`
+ * the model's textures count too: after the first frame of the scene the page is watched until no
+ * textured frame has come for 1.5 s, and the open ends with the last frame that drew a newly
+ * arrived texture (the first frame with every texture), when that is later than the scene's.
+ */
+export async function openOnce(browser: any, url: string, file: string, opts: { textures?: boolean; profile?: ((profile: unknown) => void) | undefined } = {}): Promise<OpenSample> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
     await page.addInitScript(PAGE_PROBE);
     await page.goto(url);
+    // The user opens a file in a window that has started: the viewport has compiled its shader
+    // programs (its `lodsmith:viewport:warm` mark), which in SwiftShader takes the GPU thread
+    // for a while; a click in the first few hundred ms would queue the first frame behind it.
+    await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0, undefined, { timeout: 15_000, polling: 50 }).catch(() => undefined);
     await page.getByTestId('welcome-open').click();
     await page.locator(`[data-testid="file-entry"][data-name="${basename(file)}"]`).click();
+    // bench/profile-preview.ts: Chromium's sampling profiler over the open (1 ms interval).
+    const cdp = opts.profile ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const { value: times, host } = await withHostStages(async () => {
       await page.getByTestId('file-dialog-ok').click();
       await page.waitForFunction(() => {
@@ -217,10 +249,48 @@ async function openOnce(browser: any, url: string, file: string): Promise<{ seco
       }, undefined, { timeout: 120_000, polling: 100 });
       return (await page.evaluate(READ_STAGES)) as PageTimes;
     });
-    return { seconds: times.latency / 1000, stages: stagesOf(times, host) };
+    if (cdp) opts.profile!((await cdp.send('Profiler.stop')).profile);
+    let seconds = times.latency / 1000;
+    if (opts.textures) {
+      const textured = () => page.evaluate(() => {
+        const w = window as unknown as { __lodsmithPreview: { t0: number }; __lodsmithTextured: number[] };
+        return w.__lodsmithTextured.filter((t) => t >= w.__lodsmithPreview.t0).map((t) => t - w.__lodsmithPreview.t0);
+      }) as Promise<number[]>;
+      let seen = await textured();
+      for (let quiet = 0; quiet < 2; ) {
+        await page.waitForTimeout(750);
+        const next = await textured();
+        quiet = next.length === seen.length ? quiet + 1 : 0;
+        seen = next;
+      }
+      if (seen.length) seconds = Math.max(seconds, seen[seen.length - 1]! / 1000);
+    }
+    const canvas = (await page.evaluate(() => {
+      const c = document.querySelector('[data-testid="viewport-canvas"]') as HTMLCanvasElement | null;
+      return { width: c?.width ?? 0, height: c?.height ?? 0 };
+    })) as { width: number; height: number };
+    const stages = stagesOf(times, host);
+    return { seconds, sceneSeconds: times.latency / 1000, ...(stages ? { stages } : {}), canvas };
   } finally {
     await page.close();
   }
+}
+
+/**
+ * Chromium as the preview rows start it: WebGL in SwiftShader, the page itself rastered on the
+ * CPU. Some packagings (Debian's `chromium` wrapper, /etc/chromium.d/default-flags) force
+ * `--enable-gpu-rasterization`, which with SwiftShader rasters every repaint of the page's UI in
+ * software GL on the GPU process's main thread, the thread WebGL draws on: after an open, the
+ * window's new panels took it for ~550 ms, and the viewport's first frame waited behind them
+ * (Chromium trace, 2026-11-29). A GPU rasters that in a few ms, and Chromium does not raster on
+ * a software GL by default, so the flag is turned back off here, for both sides of every row.
+ */
+export async function launchChromium(): Promise<any> {
+  const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-gpu-rasterization'],
+  });
 }
 
 /** A file to open; `target` (seconds) gives the row a PASS/MISS. */
@@ -244,17 +314,13 @@ export async function measureFirstFrame(files: PreviewInput[], runs: number, log
   } catch (e) {
     return [{ ...base, note: `not measured: the renderer could not be built: ${(e as Error).message.split('\n')[0]}` }];
   }
-  const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
   const host = (await import(pathToFileURL(join(repoRoot, 'main/host/server.ts')).href)) as HostModule;
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-  });
+  const browser = await launchChromium();
   const rows: Row[] = [];
   try {
     for (const f of files) {
       log(`preview: ${f.label}`);
-      const samples: { seconds: number; stages?: PreviewStages }[] = [];
+      const samples: OpenSample[] = [];
       const target = f.target === undefined ? {} : { target: `< ${(f.target * 1000).toFixed(0)} ms` };
       try {
         for (let i = 0; i < runs + 1; i++) {

@@ -29,6 +29,7 @@ export interface Row {
 }
 
 function fmtBytes(n: number): string {
+  if (n < 0) return `-${fmtBytes(-n)}`;
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;

@@ -224,6 +224,26 @@ const TEXTURE_PROBE = `(() => {
 })();`;
 
 /**
+ * Writes the textured preview's input into `dir`: `box.p3d`, an MLOD box whose faces use two
+ * 2048x2048 PAAs (`body_co.paa` DXT1, `glass_ca.paa` DXT5, LZO mips, as TexView writes them)
+ * beside it. Returns the model's bytes.
+ */
+export async function writeTexturedBox(dir: string): Promise<Uint8Array> {
+  const { buildLod, buildMlod, cube } = await import('../../scripts/fixtures/mlod.ts');
+  const { encodeMlod } = await import('../../shared/formats/p3d/mlod/encode.ts');
+  const side = 2048;
+  writeFileSync(join(dir, 'body_co.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, false) })));
+  writeFileSync(join(dir, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, true) })));
+  const c = cube(1);
+  const model = encodeMlod(buildMlod([buildLod({
+    resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]),
+    textures: c.faces.map((_, i) => (i < 3 ? 'P:\\bench\\body_co.paa' : 'P:\\bench\\glass_ca.paa')),
+  })]));
+  writeFileSync(join(dir, 'box.p3d'), model);
+  return model;
+}
+
+/**
  * Open -> first textured frame: a P3D box whose faces use two 2048x2048 PAAs (DXT1 and DXT5, LZO
  * mips, as TexView writes them), opened in the browser host; from the renderer sending `doc:open`
  * to the first frame drawn with both textures (host decode of the model, scene, both PAA
@@ -240,21 +260,11 @@ export async function benchTexturedFirstFrame(quick: boolean, log: (s: string) =
   } catch (e) {
     return [{ ...base, note: `not measured: the renderer could not be built: ${(e as Error).message.split('\n')[0]}` }];
   }
-  const { buildLod, buildMlod, cube } = await import('../../scripts/fixtures/mlod.ts');
-  const { encodeMlod } = await import('../../shared/formats/p3d/mlod/encode.ts');
   const { startHost } = await import('../../main/host/server.ts');
   const { chromium } = (await import('playwright-core')) as { chromium: { launch(o: Record<string, unknown>): Promise<any> } };
   const dir = mkdtempSync(join(tmpdir(), 'lodsmith-bench-textured-'));
-  const side = 2048;
   log('textures: writing the 2048x2048 PAAs for the textured preview');
-  writeFileSync(join(dir, 'body_co.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, false) })));
-  writeFileSync(join(dir, 'glass_ca.paa'), encodePaa(createPaa({ width: side, height: side, data: picture(side, true) })));
-  const c = cube(1);
-  const model = encodeMlod(buildMlod([buildLod({
-    resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]),
-    textures: c.faces.map((_, i) => (i < 3 ? 'P:\\bench\\body_co.paa' : 'P:\\bench\\glass_ca.paa')),
-  })]));
-  writeFileSync(join(dir, 'box.p3d'), model);
+  const model = await writeTexturedBox(dir);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
   const samples: number[] = [];
   try {

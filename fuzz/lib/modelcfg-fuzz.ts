@@ -1,7 +1,9 @@
 /**
  * Fuzzing model.cfg text through the whole pipeline: preprocess (with includes that may include
  * each other), parse, byte-identical re-save, reading skeletons and models, the checks, and the
- * evaluator at random source values. Every input must end in success or one ConfigError with a
+ * evaluator at random source values; then the editor's document (the p3d-modelcfg codec): its
+ * checks, outline and inspector, one random value edited in place (the saved text must read back
+ * with that value) and undone (the bytes must come back). Every input must end in success or one ConfigError with a
  * line and column inside the input (or an included file); anything else is a finding, and so is an
  * input that takes longer than a second (unbounded expansion). Mutations mix the byte-level ones
  * of the model harness with config-aware ones: inserted directives, self-including files,
@@ -16,6 +18,10 @@ import { checkModelCfg } from '../../shared/formats/p3d/modelcfg/checks.ts';
 import { playable } from '../../shared/formats/p3d/modelcfg/pose-mlod.ts';
 import { poseBones } from '../../shared/formats/p3d/modelcfg/animate.ts';
 import type { ReadInclude } from '../../shared/formats/p3d/modelcfg/preprocess.ts';
+import { modelCfgCodec, type ModelCfgFile } from '../../shared/formats/p3d/modelcfg/codec.ts';
+import { applyCommand } from '../../shared/model/commands.ts';
+import type { InspectField, OutlineNode } from '../../shared/model/outline.ts';
+import { getAt } from '../../shared/model/path.ts';
 import { mutate, type Seed } from './mutate.ts';
 import { Prng } from './prng.ts';
 
@@ -77,6 +83,8 @@ export function runModelCfgInput(bytes: Uint8Array, rnd: Prng): { outcome: 'ok' 
       const poses = poseBones(skeleton?.bones ?? [], playable(model), values, () => ({ begin: [0, 0, 0], end: [0, 1, 0] }));
       for (const p of poses) if (p.matrix.length !== 16) return { outcome: 'ok', problem: `bone ${p.name}: a matrix of ${p.matrix.length} numbers` };
     }
+    const docProblem = editorDocument(bytes, rnd);
+    if (docProblem) return { outcome: 'ok', problem: docProblem };
     const s = slow();
     return s ? { outcome: 'ok', problem: s } : { outcome: 'ok' };
   } catch (e) {
@@ -88,6 +96,40 @@ export function runModelCfgInput(bytes: Uint8Array, rnd: Prng): { outcome: 'ok' 
     }
     return { outcome: 'refused', problem: `${(e as Error)?.name ?? 'throw'}: ${(e as Error)?.message ?? String(e)}` };
   }
+}
+
+/** The editor's document of a text that parses: checks, tree, inspector, one edit and its undo. */
+function editorDocument(bytes: Uint8Array, rnd: Prng): string | undefined {
+  const file = modelCfgCodec.decode(bytes, { fileName: 'model.cfg', readInclude: reader }) as ModelCfgFile;
+  modelCfgCodec.validate(file);
+  const fields: InspectField[] = [];
+  const walk = (n: OutlineNode): void => {
+    fields.push(...(modelCfgCodec.inspect(file, n.path)?.fields ?? []));
+    n.children?.forEach(walk);
+  };
+  walk(modelCfgCodec.outline(file));
+  const editable = fields.filter((f) => !f.readonly && (typeof f.value === 'number' || typeof f.value === 'string'));
+  if (!editable.length) return undefined;
+  const f = editable[rnd.int(editable.length)]!;
+  const value = typeof f.value === 'number' ? f.value + 1 + rnd.int(100) / 8 : ['open', 'a "quoted" word', 'rad 45', ''][rnd.int(4)]!;
+  const cmd = { op: 'set' as const, path: f.path, value };
+  const refused = modelCfgCodec.checkEdit!(file, cmd);
+  if (refused) return `an inspector field that is not read-only was refused: ${refused}`;
+  const inverse = applyCommand(file, cmd);
+  const saved = modelCfgCodec.encode(file);
+  // The edited text reads back with the value written (a text that parsed before still parses).
+  let again: ModelCfgFile;
+  try {
+    again = modelCfgCodec.decode(saved, { fileName: 'model.cfg', readInclude: reader }) as ModelCfgFile;
+  } catch (e) {
+    return `setting ${f.path.join('/')} to ${JSON.stringify(value)} made a file that does not read back: ${(e as Error).message}`;
+  }
+  const got = getAt(again, f.path);
+  if (got !== value) return `setting ${f.path.join('/')} to ${JSON.stringify(value)} read back as ${JSON.stringify(got)}`;
+  applyCommand(file, inverse);
+  const undone = modelCfgCodec.encode(file);
+  if (undone.length !== bytes.length || undone.some((b, i) => b !== bytes[i])) return `undoing the edit of ${f.path.join('/')} did not give the bytes back`;
+  return undefined;
 }
 
 function configMutation(rnd: Prng, seed: Seed): { bytes: Uint8Array; desc: string } {

@@ -7,7 +7,7 @@ import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
 import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
 import { PboFile } from '../documents/pbo-file.ts';
 import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../documents/rules-env.ts';
-import { codecFor, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
+import { codecFor, includeOptions, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
 import { describeError, where } from './fail.ts';
 import { describeDiff, firstDifferenceFast, roundTrip } from './verify.ts';
 
@@ -148,10 +148,12 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     format = codec.id;
     const maxMemory = job.maxMemory !== undefined ? { maxMemory: job.maxMemory } : {};
     // Read-only: the document's arrays may be views of the file's bytes (shared/binary/share.ts).
-    const doc = codec.decode(data, { fileName: nameOf(job), share: true, ...maxMemory }) as object;
+    // A config's includes are read beside it on disk (none for an archive's entry).
+    const includes = job.pbo ? {} : includeOptions(codec, job.abs);
+    const doc = codec.decode(data, { fileName: nameOf(job), share: true, ...maxMemory, ...includes }) as object;
     version = codec.info(doc, data.length).version;
     const rules = codec.rules ? await modRules(codec.rules, doc, job) : undefined;
-    const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory);
+    const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory, includes.readInclude);
     // A model with source animations (P3D: model.cfg) is checked against its config too (files on
     // disk only: an archive entry's model.cfg is not looked up inside the archive).
     const cfgError = !diff && !job.pbo && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;

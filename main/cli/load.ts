@@ -10,8 +10,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { FORMAT_CATALOG, type FormatEntry } from '../../shared/formats/catalog.ts';
-import { allFormats, type FormatCodec } from '../../shared/formats/registry.ts';
+import { allFormats, type DecodeOptions, type FormatCodec } from '../../shared/formats/registry.ts';
+import { includeReaderFor } from '../documents/model-cfg-files.ts';
 import { CliFailure, where } from './fail.ts';
+
+/**
+ * How a file of a format that includes others (model.cfg) reads its `#include`s: relative to it on
+ * disk. `name` is the `fileName` the decode is given (the file's base name unless said).
+ */
+export function includeOptions(codec: FormatCodec, file: string, cwd = process.cwd(), name = basename(file)): Pick<DecodeOptions, 'readInclude'> {
+  return codec.includes ? { readInclude: includeReaderFor(resolve(cwd, file), name) } : {};
+}
 
 export interface Loaded {
   /** The path as the user typed it (used in messages). */
@@ -92,6 +101,6 @@ export async function loadModel(file: string, cwd: string, maxMemory?: number): 
   const bytes = readInput(file, cwd);
   const codec = await codecFor(bytes, file);
   // The codec runs inside the decoding memory budget (default 64 MiB + 16 x the size; --max-memory).
-  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
+  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(maxMemory !== undefined ? { maxMemory } : {}), ...includeOptions(codec, file, cwd) }) as object;
   return { file, bytes, codec, doc };
 }

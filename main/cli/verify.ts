@@ -25,7 +25,7 @@ export function firstDifferenceFast(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? -1 : n;
 }
 import { dropRaw } from '../../shared/model/lossless.ts';
-import type { EncodeOptions } from '../../shared/formats/registry.ts';
+import type { DecodeOptions, EncodeOptions } from '../../shared/formats/registry.ts';
 
 /**
  * The first offset where `input` and the concatenation of `pieces` differ (-1 when identical),
@@ -67,12 +67,12 @@ export interface RoundTripDiff {
 }
 
 /** First difference of the passes (undefined when every pass reproduces the input). */
-export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: string, doc: object, strict: boolean, maxMemory?: number): RoundTripDiff | undefined {
+export function roundTrip(codec: FormatCodec, bytes: Uint8Array, fileName: string, doc: object, strict: boolean, maxMemory?: number, readInclude?: DecodeOptions['readInclude']): RoundTripDiff | undefined {
   // The output is compared piece by piece (views of the document's arrays and raw bytes), never
   // joined: an untouched file costs no second copy of itself.
   const first = compare(codec, doc, bytes, encodePieces(codec, doc), 'as saved');
   if (first || !strict) return first;
-  const bare = codec.decode(bytes, { fileName, share: true, ...(maxMemory !== undefined ? { maxMemory } : {}) }) as object;
+  const bare = codec.decode(bytes, { fileName, share: true, ...(maxMemory !== undefined ? { maxMemory } : {}), ...(readInclude ? { readInclude } : {}) }) as object;
   dropRaw(bare);
   return compare(codec, bare, bytes, encodePieces(codec, bare, { reuseRaw: false }), 'from fields');
 }

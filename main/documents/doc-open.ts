@@ -55,13 +55,15 @@ export class DocumentOpening {
     const fileName = basename(abs);
     const codec = this.s.detect(read.bytes, fileName);
     this.s.emit('doc:progress', { task: 'decode', fraction: -1 });
-    const tree = this.s.decodeAs(codec, read.bytes, fileName, maxMemory);
+    const includes = codec.includes ? await this.s.includeReader(abs, fileName) : undefined;
+    const tree = this.s.decodeAs(codec, read.bytes, fileName, maxMemory, includes);
     this.s.emit('doc:progress', { task: 'decode', fraction: 1 });
     const id = `doc-${this.s.nextId++}`;
     const d: OpenDocument = {
       id, abs, fileName, codec, tree, original: read.bytes, disk: read.disk,
       undo: [], redo: [], savedSeq: 0, revision: 1, queue: Promise.resolve(), anims: [],
       ...(maxMemory !== undefined ? { maxMemory } : {}),
+      ...(includes ? { includes } : {}),
     };
     // An animation file opened alone: the model beside it that it plays on gives it a skeleton.
     if (codec.animation?.role === 'clips') d.rig = await this.findRig(d);
@@ -186,8 +188,9 @@ export class DocumentOpening {
         throw new AppErrorException(toAppError(e, display));
       }
       const codec = this.s.detect(read.bytes, d.fileName);
-      const tree = this.s.decodeAs(codec, read.bytes, d.fileName, d.maxMemory);
-      Object.assign(d, { codec, tree, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
+      const includes = codec.includes ? await this.s.includeReader(d.abs, d.fileName) : undefined;
+      const tree = this.s.decodeAs(codec, read.bytes, d.fileName, d.maxMemory, includes);
+      Object.assign(d, { codec, tree, includes, original: read.bytes, disk: read.disk, undo: [], redo: [], savedSeq: 0, encoded: undefined });
       return this.s.changed(d);
     });
   }

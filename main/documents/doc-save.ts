@@ -43,6 +43,8 @@ export class DocumentSaving {
     const name = basename(abs);
     this.s.emit('doc:progress', { id: d.id, task: 'save', fraction: -1 });
     const bytes = this.s.currentBytes(d);
+    // Saved elsewhere, the file's includes are read beside its new place.
+    const includes = d.codec.includes ? (abs === d.abs && d.includes ? d.includes : await this.s.includeReader(abs, name)) : undefined;
     let reread: object | undefined;
     await atomicWriteFile(abs, bytes, {
       io: this.s.opts.io,
@@ -51,7 +53,7 @@ export class DocumentSaving {
       ...(this.s.opts.onSaveStep ? { onStep: this.s.opts.onSaveStep } : {}),
       verify: (written) => {
         try {
-          reread = d.codec.decode(written, { fileName: name, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
+          reread = d.codec.decode(written, { fileName: name, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}), ...(includes ? { readInclude: includes } : {}) });
         } catch (e) {
           const err = toAppError(e, name);
           throw new AppErrorException({
@@ -65,6 +67,7 @@ export class DocumentSaving {
     const st = await stat(abs);
     d.abs = abs;
     d.fileName = basename(abs);
+    if (includes) d.includes = includes;
     d.original = bytes;
     d.disk = { mtimeMs: st.mtimeMs, size: st.size };
     // The re-read tree's spans match the new file, so the hex view and `$raw` stay exact.
@@ -72,6 +75,8 @@ export class DocumentSaving {
     d.encoded = undefined;
     d.savedSeq = d.undo[d.undo.length - 1]?.seq ?? 0;
     this.s.emit('doc:progress', { id: d.id, task: 'save', fraction: 1 });
+    // The file is saved whatever its readers make of it (a model.cfg re-read by the models using it).
+    await this.s.onSaved(abs).catch(() => undefined);
   }
 
   async save(id: DocId, options: SaveOptions = {}): Promise<DocSnapshot> {
@@ -114,7 +119,7 @@ export class DocumentSaving {
    */
   private freshCopy(d: OpenDocument): { bytes: Uint8Array; tree: object } {
     const bytes = this.s.currentBytes(d);
-    return { bytes, tree: this.s.decodeAs(d.codec, bytes, d.fileName, d.maxMemory) };
+    return { bytes, tree: this.s.decodeAs(d.codec, bytes, d.fileName, d.maxMemory, d.includes) };
   }
 
   /** The bytes a node occupies in the file (chunk export). */
@@ -144,7 +149,7 @@ export class DocumentSaving {
       let check: object;
       try {
         const encoded = d.codec.encode(scratch);
-        check = d.codec.decode(encoded, { fileName: d.fileName, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}) });
+        check = d.codec.decode(encoded, { fileName: d.fileName, ...(d.maxMemory !== undefined ? { maxMemory: d.maxMemory } : {}), ...(d.includes ? { readInclude: d.includes } : {}) });
       } catch (e) {
         const err = toAppError(e);
         throw new AppErrorException({ ...err, code: err.code === 'internal' ? 'invalid' : err.code, message: `The imported bytes do not fit at ${where}: ${err.message}` });

@@ -146,7 +146,8 @@ export class DocumentScenes {
   sourcePose(id: DocId, lod: string | undefined, values: Record<string, number> | undefined): SourcePoseAnswer {
     const d = this.s.get(id);
     const sources = this.sources?.sources(d) ?? [];
-    if (!values || !sources.length) return { sources };
+    const config = this.sources?.config(d);
+    if (!values || !sources.length) return { sources, ...(config ? { config } : {}) };
     let scene: Scene | undefined;
     try {
       scene = timedStage('host:scene', () => this.sources?.posed(d, lod, values));
@@ -154,7 +155,7 @@ export class DocumentScenes {
       throw new AppErrorException({ ...toAppError(e), message: `Could not pose the model: ${toAppError(e).message}` });
     }
     if (scene) this.textures.materialStages(d, scene);
-    return scene ? { sources, scene } : { sources };
+    return { sources, ...(scene ? { scene } : {}), ...(config ? { config } : {}) };
   }
 
   /**

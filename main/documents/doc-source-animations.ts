@@ -5,13 +5,14 @@
  * one clip per source (the timeline plays and scrubs it), and the config's checks join the
  * document's Problems with the config's file and line. A config that does not parse is one Problem.
  */
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname } from 'node:path';
 import type { SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
 import type { Problem } from '../../shared/model/problems.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
-import type { SourcePoseSource } from '../../shared/ipc/contract.ts';
+import type { SourceConfigChoice, SourcePoseSource } from '../../shared/ipc/contract.ts';
+import { fail } from './app-error.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
-import { findConfigFile, diskIncludeReader } from './model-cfg-files.ts';
+import { findConfigFile, includeReaderFor } from './model-cfg-files.ts';
 import { readFileSync } from 'node:fs';
 
 interface Attached {
@@ -21,37 +22,40 @@ interface Attached {
   error?: Problem;
 }
 
-const MAX_PARENTS = 64;
 
 export class DocumentSourceAnimations {
   private readonly s: DocumentStore;
   private readonly attached = new WeakMap<OpenDocument, Attached>();
+  /** The config file the user chose for a model (the editor's override of the search). */
+  private readonly chosen = new WeakMap<OpenDocument, string>();
+  /** The config file a model uses (found or chosen), when there is one. */
+  private readonly configOf = new WeakMap<OpenDocument, string>();
 
   constructor(s: DocumentStore) {
     this.s = s;
   }
 
-  /** Loads the animator and reads the config of a document just opened (never throws). */
+  /**
+   * Loads the animator and reads the config of a document just opened, or again after the user
+   * chose another config or saved the one it uses (never throws).
+   */
   async attach(d: OpenDocument): Promise<void> {
+    this.attached.delete(d);
+    this.configOf.delete(d);
     const support = d.codec.sourceAnimations;
     if (!support || d.abs === null) return;
     try {
       const animator = await support.load();
       const a: Attached = { animator };
       if (support.configFile && animator.readConfig) {
-        const file = findConfigFile(d.abs, support.configFile);
+        const file = this.chosen.get(d) ?? findConfigFile(d.abs, support.configFile);
         if (file && (await this.allowed(file))) {
+          this.configOf.set(d, file);
           // Includes are read only under the highest folder the policy lets the editor read.
-          const top = await this.readableTop(dirname(file));
+          const top = await this.s.readableTop(dirname(file));
           try {
             const bytes = new Uint8Array(readFileSync(file));
-            a.config = {
-              file,
-              doc: animator.readConfig(bytes, file, (path, from) => {
-                const got = diskIncludeReader(path, from);
-                return got && inside(top, got.name) ? got : undefined;
-              }),
-            };
+            a.config = { file, doc: animator.readConfig(bytes, file, includeReaderFor(file, file, top)) };
           } catch (e) {
             a.error = { severity: 'error', message: e instanceof Error ? e.message : String(e), where: this.s.paths.display(file) };
           }
@@ -59,10 +63,41 @@ export class DocumentSourceAnimations {
       }
       // Only a model that has source animations (or a config that failed) is handled here; the
       // rest keep the plain scene (and the scene the texture prefetch builds ahead).
-      if (a.error || a.animator.animations(d.tree, d.abs, a.config)) this.attached.set(d, a);
+      // A config the user chose is always attached: its checks say why it animates nothing.
+      if (a.error || this.chosen.has(d) || a.animator.animations(d.tree, d.abs, a.config)) this.attached.set(d, a);
     } catch {
       /* no source animations: the model shows as before */
     }
+  }
+
+  /**
+   * Which config a model uses, for formats whose animations live in one (undefined for others):
+   * the file as the host shows paths (null when none was found), and whether the user chose it.
+   */
+  config(d: OpenDocument): SourceConfigChoice | undefined {
+    const name = d.codec.sourceAnimations?.configFile;
+    if (!name || d.abs === null) return undefined;
+    const file = this.configOf.get(d);
+    return { name, file: file ? this.s.paths.display(file) : null, chosen: this.chosen.has(d) };
+  }
+
+  /** The editor's override: use this config file for the model (null: find it as the game does). */
+  async choose(d: OpenDocument, userPath: string | null): Promise<void> {
+    if (!d.codec.sourceAnimations?.configFile) fail('invalid', `${d.fileName} takes no config file`);
+    if (userPath === null) this.chosen.delete(d);
+    else this.chosen.set(d, await this.s.paths.resolve(userPath, 'read'));
+    await this.attach(d);
+  }
+
+  /** A file was saved: the open models that use it as their config read it again; returns them. */
+  async configSaved(abs: string): Promise<OpenDocument[]> {
+    const out: OpenDocument[] = [];
+    for (const d of this.s.docs.values()) {
+      if (this.configOf.get(d) !== abs) continue;
+      await this.attach(d);
+      out.push(d);
+    }
+    return out;
   }
 
   /** True when the document's model has source animations attached. */
@@ -117,23 +152,4 @@ export class DocumentSourceAnimations {
       return false;
     }
   }
-
-  private async readableTop(dir: string): Promise<string> {
-    let top = dir;
-    for (let k = 0, cur = dirname(dir); k < MAX_PARENTS && cur !== top; k++, cur = dirname(cur)) {
-      try {
-        await this.s.paths.resolve(this.s.paths.display(cur), 'list');
-        top = cur;
-      } catch {
-        break;
-      }
-      if (dirname(cur) === cur) break;
-    }
-    return top;
-  }
-}
-
-function inside(dir: string, file: string): boolean {
-  const rel = relative(resolve(dir), resolve(file));
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
 }

@@ -6,9 +6,12 @@
  * behind the IPC contract.
  */
 import { open as openFile, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { DocId, DocSnapshot, EventChannel, EventMap, HistoryInfo } from '../../shared/ipc/contract.ts';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
 import { capabilitiesOf } from '../../shared/formats/registry.ts';
+import type { ConfigIncludeReader } from '../../shared/formats/capabilities.ts';
+import { includeReaderFor } from './model-cfg-files.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import type { Problem } from '../../shared/model/problems.ts';
@@ -110,6 +113,8 @@ export interface OpenDocument {
   queue: Promise<unknown>;
   /** Animation files attached to the model, in the order attached. */
   anims: AttachedAnimation[];
+  /** Formats whose text includes other files (model.cfg): how this document reads them (every decode of it). */
+  includes?: ConfigIncludeReader;
   /** Set for an entry opened from a PBO (doc-archives.ts): where its textures are looked up. */
   archive?: { abs: string; prefix: string; names: readonly string[] };
   /** An animation document: the model beside it that shapes its skeleton, when one matches. */
@@ -119,6 +124,8 @@ export interface OpenDocument {
 }
 
 const READ_CHUNK = 4 << 20;
+/** Folders looked up above a document (its config's includes, the path policy's top). */
+const MAX_PARENTS = 64;
 /** History labels sent with each snapshot (the newest steps; older ones stay undoable). */
 const HISTORY_SHOWN = 200;
 
@@ -133,6 +140,8 @@ export class DocumentStore {
   nextSeq = 1;
   /** Problems a snapshot adds to the codec's own (the textures room's unresolved references). */
   problemsOf: (d: OpenDocument) => Problem[] = () => [];
+  /** Runs after a document was written to `abs` (a saved config animates the models that use it). */
+  onSaved: (abs: string) => Promise<void> = async () => {};
 
   constructor(opts: DocumentServiceOptions) {
     this.opts = opts;
@@ -200,15 +209,35 @@ export class DocumentStore {
     }
   }
 
-  decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string, maxMemory?: number): object {
+  decodeAs(codec: FormatCodec, bytes: Uint8Array, fileName: string, maxMemory?: number, readInclude?: ConfigIncludeReader): object {
     try {
       // Inside the decoding memory budget: the default, or the editor's setting.
-      return timedStage('host:decode', () => codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}) }));
+      return timedStage('host:decode', () => codec.decode(bytes, { fileName, ...(maxMemory !== undefined ? { maxMemory } : {}), ...(readInclude ? { readInclude } : {}) }));
     } catch (e) {
       const err = toAppError(e, fileName);
       // Anything but a DecodeError is a codec bug, but still reported, never a crash.
       throw new AppErrorException(err.code === 'internal' ? { ...err, code: 'decode', message: `Could not read ${fileName}: ${err.message}` } : err);
     }
+  }
+
+  /** What a document at `abs` reads its includes with: relative to it, inside the folders the policy lets the editor read. */
+  async includeReader(abs: string, fileName: string): Promise<ConfigIncludeReader> {
+    return includeReaderFor(abs, fileName, await this.readableTop(dirname(abs)));
+  }
+
+  /** The highest folder above `dir` (or `dir` itself) the path policy lets the editor list. */
+  async readableTop(dir: string): Promise<string> {
+    let top = dir;
+    for (let k = 0, cur = dirname(dir); k < MAX_PARENTS && cur !== top; k++, cur = dirname(cur)) {
+      try {
+        await this.paths.resolve(this.paths.display(cur), 'list');
+        top = cur;
+      } catch {
+        break;
+      }
+      if (dirname(cur) === cur) break;
+    }
+    return top;
   }
 
   detect(bytes: Uint8Array, fileName: string): FormatCodec {

@@ -68,6 +68,13 @@ export class DocumentService {
     // Texture files not found, source animation problems, modding rules, and bones attached animations
     // name that the model lacks (or never move).
     this.s.problemsOf = (d) => [...this.textures.textureProblems(d), ...this.sources.problems(d), ...this.rules.ruleProblems(d), ...d.anims.flatMap((a) => a.problems ?? [])];
+    // A config saved in the editor animates the open models that use it at once.
+    this.s.onSaved = async (abs) => {
+      for (const d of await this.sources.configSaved(abs)) {
+        d.sceneAhead = undefined;
+        await this.s.changed(d);
+      }
+    };
     this.history = new DocumentHistory(this.s);
     this.opening = new DocumentOpening(this.s, this.textures, this.sources);
     this.saving = new DocumentSaving(this.s, this.history);
@@ -189,6 +196,16 @@ export class DocumentService {
   /** The model's animation sources, and with `values` its LOD posed at them all. */
   sourcePose(id: DocId, lod: string | undefined, values: Record<string, number> | undefined): SourcePoseAnswer {
     return this.scenes.sourcePose(id, lod, values);
+  }
+
+  /** The editor's override of the model's config file (null: find it as the game does); the model's scene and Problems follow. */
+  sourceConfig(id: DocId, userPath: string | null): Promise<DocSnapshot> {
+    const d = this.s.get(id);
+    return this.s.serial(d, async () => {
+      await this.sources.choose(d, userPath);
+      d.sceneAhead = undefined;
+      return this.s.changed(d);
+    });
   }
 
   attachAnimation(id: DocId, userPath: string): Promise<DocSnapshot> {

@@ -5,7 +5,7 @@
  * the including file; a path starting with `\` (a P-drive path) is tried under each parent folder.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { ConfigIncludeReader, SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
 
 /** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
@@ -68,6 +68,24 @@ export const diskIncludeReader: ConfigIncludeReader = (path, from) => {
   }
   return undefined;
 };
+
+/** True when `file` lies inside the folder `dir` (not the folder itself). */
+export function insideFolder(dir: string, file: string): boolean {
+  const rel = relative(resolve(dir), resolve(file));
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
+}
+
+/**
+ * The include reader of one document: `#include`s of the main file (named `fileName` in the
+ * codec, at `abs` on disk) read relative to it, and only files inside `top` when given (the
+ * editor's path policy: nothing outside the folders it may read).
+ */
+export function includeReaderFor(abs: string, fileName: string, top?: string): ConfigIncludeReader {
+  return (path, from) => {
+    const got = diskIncludeReader(path, from === fileName ? abs : from);
+    return got && (top === undefined || insideFolder(top, got.name)) ? got : undefined;
+  };
+}
 
 /** A config file read and parsed by the format's animator (capabilities.ts); throws with file, line and column. */
 export function readSourceConfig(file: string, animator: SourceAnimator): SourceConfig {

@@ -36,6 +36,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'doc:inspect': (r) => svc.inspect(r.id, r.path),
     'doc:scene': (r) => svc.scene(r.id, r.lod),
     'doc:sourcePose': (r) => svc.sourcePose(r.id, r.lod, r.values),
+    'doc:sourceConfig': (r) => svc.sourceConfig(r.id, r.path),
     'doc:query': (r) => svc.query(r.id, r.query),
     'doc:bytes': (r) => svc.bytes(r.id, r.start, r.end),
     'doc:edit': (r) => svc.edit(r.id, r.command),

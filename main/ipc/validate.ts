@@ -77,6 +77,7 @@ export const requestSchemas = {
   'doc:inspect': z.object({ id: docId, path: nodePath }),
   'doc:scene': z.object({ id: docId, lod: text.optional() }),
   'doc:sourcePose': z.object({ id: docId, lod: text.optional(), values: z.record(z.string().max(256), z.number().finite()).optional() }),
+  'doc:sourceConfig': z.object({ id: docId, path: nonEmpty.nullable() }),
   'doc:query': z.object({ id: docId, query: editorQuery }),
   'doc:bytes': z.object({ id: docId, start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }),
   'doc:edit': z.object({ id: docId, command: editCommand }),

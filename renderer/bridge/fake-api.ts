@@ -172,6 +172,9 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       return d.codec.toScene(d.doc, lod ? { lod } : {});
     },
     'doc:sourcePose': () => ({ sources: [] }),
+    'doc:sourceConfig': () => {
+      throw new Refused({ code: 'invalid', message: 'Model configs are read by the desktop host only' });
+    },
     'doc:query': ({ id, query }) => {
       const d = get(id);
       if (query.kind === 'array') return arrayPage(d.doc, query.path, query.start, query.count, (n, data, at) => d.codec.arrayLayout?.(d.doc, n, data, at)) ?? null;

@@ -501,6 +501,17 @@ export const useDocs = defineStore('docs', () => {
     }
     return !!s;
   }
+  /** Uses this config file for the active model's animations (null: find it beside the model again). */
+  async function useSourceConfig(path: string | null): Promise<boolean> {
+    const d = active.value;
+    if (!d) return false;
+    const s = await call('doc:sourceConfig', { id: d.id, path }, 'Could not use the model config');
+    if (s) {
+      accept(s);
+      notice.value = path === null ? 'The model config is found beside the model again' : `Animating with ${path.split(/[\\/]/).pop()}`;
+    }
+    return !!s;
+  }
   /** Attaches an animation file dropped on the window (its bytes) to the active model. */
   async function attachAnimationBytes(name: string, bytes: Uint8Array): Promise<boolean> {
     const d = active.value;
@@ -555,7 +566,7 @@ export const useDocs = defineStore('docs', () => {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
     call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
-    refreshInspection, inspect, query, editPlanned, edit, planRepath, editIn, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation,
+    refreshInspection, inspect, query, editPlanned, edit, planRepath, editIn, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation, useSourceConfig,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,
     textureView, openTexture, replaceTexture, undoTextureReplace, closeTexture,

@@ -43,7 +43,7 @@ export const useView = defineStore('view', () => {
   const rightTab = ref<RightTab>('inspector');
   const bottomTab = ref<BottomTab>('problems');
   /** Modal file dialog of the browser host (Electron uses native dialogs). */
-  const dialog = ref<'open' | 'saveAs' | 'attach' | null>(null);
+  const dialog = ref<'open' | 'saveAs' | 'attach' | 'modelCfg' | null>(null);
   /** The Settings dialog is open. */
   const settingsDialog = ref(false);
   /** The Find and Replace Paths dialog is open. */

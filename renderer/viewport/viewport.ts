@@ -85,6 +85,8 @@ export class Viewport {
   private newTexture = false;
   /** A scene was set and has not been drawn yet (for the `scene:drawn` timing mark). */
   private newScene = false;
+  /** The warm-up's materials (and map), kept so that their compiled programs stay; see warmUp. */
+  private readonly warmed: { dispose(): void }[] = [];
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -121,9 +123,13 @@ export class Viewport {
   /**
    * Compiles, while the window waits for its first file, the shader programs a textured model
    * draws with under the studio lights (a map, opaque / blended with a cut-out / cut-out, both
-   * sides / front only), so the first textured frame of a model does not stop for them. Done
+   * sides / front only) and the floor grid's, so the first textured frame of a model does not stop for them. Done
    * with the browser's parallel compile where it has one; a program that is not used costs
-   * nothing but the compile.
+   * nothing but the compile. The materials are kept (not drawn) for as long as the viewport
+   * lives: three.js deletes a program when the last material using it is disposed, and the
+   * warmed programs were deleted that way the moment they were ready, so the first frame of a
+   * model compiled them again. Marks `lodsmith:viewport:warm` when done (the benchmark opens
+   * its file once the window has started, as a user would).
    */
   private warmUp(): void {
     const holder = new THREE.Group();
@@ -133,23 +139,30 @@ export class Viewport {
     g.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(6), 2));
     const map = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
     map.colorSpace = THREE.SRGBColorSpace;
-    const mats: THREE.MeshPhongMaterial[] = [];
     for (const side of [THREE.DoubleSide, THREE.FrontSide]) {
       for (const alpha of ['none', 'blend', 'test'] as const) {
         const m = new THREE.MeshPhongMaterial({ map, side, transparent: alpha === 'blend', alphaTest: alpha === 'blend' ? 0.02 : alpha === 'test' ? 0.5 : 0 });
-        mats.push(m);
+        this.warmed.push(m);
         holder.add(new THREE.Mesh(g, m));
       }
     }
+    // The floor grid's line program, which every model's first frame draws too (in the helpers'
+    // scene, which has no lights: a program's key counts the lights).
+    const grid = new THREE.GridHelper(1, 2);
+    this.warmed.push(map, grid.material);
     this.scene.add(holder);
+    this.helpers.add(grid);
     const done = () => {
       this.scene.remove(holder);
+      this.helpers.remove(grid);
       g.dispose();
-      map.dispose();
-      for (const m of mats) m.dispose();
+      grid.geometry.dispose();
+      markStage('viewport:warm');
+      // One more frame of the empty view, so `onRender` listeners see the warmed programs.
+      this.requestRender();
     };
     try {
-      void this.renderer.compileAsync(this.scene, this.camera).then(done, done);
+      void Promise.all([this.renderer.compileAsync(this.scene, this.camera), this.renderer.compileAsync(this.helpers, this.camera)]).then(done, done);
     } catch {
       done();
     }
@@ -255,6 +268,11 @@ export class Viewport {
       o.quaternion.setFromRotationMatrix(m);
       o.updateMatrixWorld(true);
     }
+  }
+
+  /** Shader programs the renderer holds (compiled and kept): the warm-up's and the models'. */
+  get programCount(): number {
+    return this.renderer.info.programs?.length ?? 0;
   }
 
   get hasModel(): boolean {
@@ -602,6 +620,7 @@ export class Viewport {
     this.proxyMarkers?.dispose();
     this.skeletonHelper?.dispose();
     this.labelLayer.remove();
+    for (const w of this.warmed) w.dispose();
     this.renderer.dispose();
   }
 }

@@ -27,8 +27,14 @@ for (let b = 0; b < 256; b++) {
   cp1251Encode.set(ch.charCodeAt(0), b);
 }
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-const utf8Encoder = new TextEncoder();
+let utf8DecoderMade: TextDecoder | undefined;
+let utf8EncoderMade: TextEncoder | undefined;
+/**
+ * The UTF-8 coders, made on first use: Node loads its encoding module for the first one, which
+ * was ~2% of `lodsmith info` on a tiny file, whose names are all Latin-1.
+ */
+const utf8Decoder = (): TextDecoder => (utf8DecoderMade ??= new TextDecoder('utf-8', { fatal: true }));
+const utf8Encoder = (): TextEncoder => (utf8EncoderMade ??= new TextEncoder());
 
 /**
  * Short Latin-1 text: its codes go into a plain array kept for that length (one per length up to
@@ -48,7 +54,7 @@ export function latin1At(bytes: Uint8Array, start: number, end: number): string 
 }
 
 export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): string {
-  if (enc === 'utf8') return utf8Decoder.decode(bytes);
+  if (enc === 'utf8') return utf8Decoder().decode(bytes);
   // Chunked String.fromCharCode: fast for long strings without blowing the argument limit.
   let out = '';
   if (enc === 'latin1') {
@@ -68,7 +74,7 @@ export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): str
 
 /** Encodes a string; throws RangeError for a character the encoding cannot represent. */
 export function encodeText(s: string, enc: TextEncoding = 'latin1'): Uint8Array {
-  if (enc === 'utf8') return utf8Encoder.encode(s);
+  if (enc === 'utf8') return utf8Encoder().encode(s);
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -82,14 +88,14 @@ export function encodeText(s: string, enc: TextEncoding = 'latin1'): Uint8Array 
 }
 
 export function textByteLength(s: string, enc: TextEncoding = 'latin1'): number {
-  return enc === 'utf8' ? utf8Encoder.encode(s).length : s.length;
+  return enc === 'utf8' ? utf8Encoder().encode(s).length : s.length;
 }
 
 /** True when the bytes are valid UTF-8 that re-encodes to the same bytes. */
 export function isLosslessUtf8(bytes: Uint8Array): boolean {
   try {
-    const s = utf8Decoder.decode(bytes);
-    const back = utf8Encoder.encode(s);
+    const s = utf8Decoder().decode(bytes);
+    const back = utf8Encoder().encode(s);
     if (back.length !== bytes.length) return false;
     for (let i = 0; i < back.length; i++) if (back[i] !== bytes[i]) return false;
     return true;

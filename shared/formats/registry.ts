@@ -62,6 +62,12 @@ export interface DecodeOptions {
    * into alignment inside them instead of copying, and drops `$raw` (`lodsmith info`).
    */
   share?: boolean | 'in-situ';
+  /**
+   * Text formats that include other files (model.cfg's `#include`): the text of `path` as included
+   * from the file `from` (the main file is `fileName`), or undefined when there is none. Codecs do
+   * no I/O; without a reader an include is an error.
+   */
+  readInclude?: (path: string, from: string) => { name: string; text: string } | undefined;
 }
 
 export interface EncodeOptions {
@@ -131,6 +137,8 @@ export interface FormatCodec<D extends object = any> {
   toScene(doc: D, opts?: SceneOptions): Scene;
   outline(doc: D): OutlineNode;
   inspect(doc: D, path: NodePath): Inspection | undefined;
+  /** The format's text includes other files: decode reads them through `DecodeOptions.readInclude`. */
+  includes?: boolean;
   /** Refuses an edit that would produce an invalid document (returns the message). */
   checkEdit?(doc: D, cmd: EditCommand): string | undefined;
   /** A new node for the tree's "add" action (`kind` from OutlineNode.actions.add). */

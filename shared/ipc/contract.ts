@@ -152,6 +152,8 @@ export interface InvokeMap {
    * `values` (source -> value) the scene of one LOD posed at all of them at once (no clips).
    */
   'doc:sourcePose': { req: { id: DocId; lod?: string; values?: Record<string, number> }; res: SourcePoseAnswer };
+  /** Use this config file for the model's animations (null: find it beside the model, as the game does). */
+  'doc:sourceConfig': { req: { id: DocId; path: string | null }; res: DocSnapshot };
   /**
    * The editors' questions (`editor-query.ts`): array table pages, viewport highlights, the P3D
    * editors' views, and planned edit commands (sent back through doc:edit). Null: no answer.
@@ -259,8 +261,20 @@ export interface SourcePoseSource {
   max: number;
 }
 
+/** The config file a model's animations come from (P3D: model.cfg), as found or as chosen in the editor. */
+export interface SourceConfigChoice {
+  /** The file name the format looks for (`model.cfg`). */
+  name: string;
+  /** The file used, as the host shows paths; null when none was found. */
+  file: string | null;
+  /** True when the user chose the file (`doc:sourceConfig`) instead of the game's search. */
+  chosen: boolean;
+}
+
 export interface SourcePoseAnswer {
   sources: SourcePoseSource[];
+  /** For formats whose animations live in a config file: which one the model uses. */
+  config?: SourceConfigChoice;
   /** The posed scene, when values were sent and the model has sources. */
   scene?: Scene;
 }
@@ -270,7 +284,7 @@ export type Res<C extends InvokeChannel> = InvokeMap[C]['res'];
 
 export const INVOKE_CHANNELS = [
   'app:info', 'app:recent', 'settings:get', 'settings:set', 'fs:list', 'dialog:open', 'dialog:save',
-  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:sourcePose', 'doc:query', 'doc:bytes',
+  'doc:open', 'doc:openSample', 'doc:list', 'doc:close', 'doc:inspect', 'doc:scene', 'doc:sourcePose', 'doc:sourceConfig', 'doc:query', 'doc:bytes',
   'doc:edit', 'doc:create', 'doc:undo', 'doc:redo', 'doc:goto', 'doc:openBytes', 'doc:find', 'doc:save', 'doc:saveAs', 'doc:revert',
   'doc:exportNode', 'doc:importNode', 'doc:screenshot', 'doc:texture', 'doc:exportGltf', 'doc:newFromGltf', 'doc:replaceFromGltf',
   'texture:read', 'texture:replace', 'texture:undo',

@@ -6,7 +6,7 @@
  * A cell edit is an ordinary `set` on one element (`[...dataPath, row * stride + column]`), so
  * undo, dirty tracking and the lossless encoders treat it like any other edit.
  */
-import type { EditCommand } from './commands.ts';
+import { batchRefusal, type EditCommand } from './commands.ts';
 import { getAt, type NodePath } from './path.ts';
 
 type Numeric = Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
@@ -134,13 +134,7 @@ const RANGES: Record<string, [number, number]> = {
  * is not such an edit.
  */
 export function checkElementEdit(doc: unknown, cmd: EditCommand): string | undefined {
-  if (cmd.op === 'batch') {
-    for (const c of cmd.commands) {
-      const m = checkElementEdit(doc, c);
-      if (m) return m;
-    }
-    return undefined;
-  }
+  if (cmd.op === 'batch') return batchRefusal(cmd.commands, (c) => checkElementEdit(doc, c));
   if (cmd.op !== 'set') return undefined;
   const last = cmd.path[cmd.path.length - 1];
   if (typeof last !== 'number') return undefined;

@@ -61,6 +61,15 @@ function arrayAt(doc: unknown, path: NodePath): unknown[] {
   return a;
 }
 
+/** The first refusal `check` gives the commands of a batch, in order, or undefined (every codec's `checkEdit` of a batch). */
+export function batchRefusal(commands: readonly EditCommand[], check: (cmd: EditCommand) => string | undefined): string | undefined {
+  for (const c of commands) {
+    const m = check(c);
+    if (m) return m;
+  }
+  return undefined;
+}
+
 /**
  * Applies a command to `doc` in place and returns its inverse. Does not validate values against
  * schemas: the codec's `checkEdit` does that first.

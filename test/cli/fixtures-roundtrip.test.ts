@@ -18,7 +18,7 @@ it('npm run fixtures writes files of every format and lodsmith roundtrip --stric
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
   const extensions = new Set(files.map((f) => f.slice(f.lastIndexOf('.'))));
-  expect([...extensions].sort()).toEqual(['.anim', '.animation', '.lod', '.mesh', '.model', '.p3d', '.rtm']);
+  expect([...extensions].sort()).toEqual(['.anim', '.animation', '.cfg', '.lod', '.mesh', '.model', '.p3d', '.rtm']);
   expect(files.length).toBeGreaterThanOrEqual(30);
 
   const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'roundtrip', '--strict', ...files], { encoding: 'utf8' });

@@ -3,13 +3,15 @@
  * CLI: both are start-up cost that the bench's whole-process rows measure, kept here as behaviour.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FdOut } from '../../main/cli/io.ts';
 import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
+import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
+import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
 import { repoRoot } from '../helpers/corpus.ts';
 
@@ -72,28 +74,108 @@ describe('FdOut', () => {
 });
 
 describe('prebuilt CLI start-up', () => {
+  const tiny = join(tmp, 'tiny.p3d');
+  writeFileSync(tiny, mlodCodec.encode(buildSampleMlod()));
+
   it('info on an MLOD file loads the core and the P3D chunks only, and none of Node\'s streams', () => {
-    const file = join(tmp, 'tiny.p3d');
-    writeFileSync(file, mlodCodec.encode(buildSampleMlod()));
     const record = join(tmp, 'record.cjs');
-    // Runs before the launcher; at exit lists the files loaded and Node's internal modules.
-    writeFileSync(record, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(tmp, 'loaded.json'))}, JSON.stringify({ loaded: Object.keys(require.cache), internal: process.moduleLoadList })));\n`);
-    const r = spawnSync(process.execPath, ['-r', record, join(repoRoot, 'bin/lodsmith.cjs'), 'info', file], { encoding: 'utf8' });
+    // Runs before the launcher: notes every file read (the launcher reads each chunk it loads
+    // with fs.readFileSync) and at exit writes them with Node's internal modules.
+    writeFileSync(
+      record,
+      [
+        "const fs = require('node:fs');",
+        'const read = fs.readFileSync;',
+        'const files = [];',
+        'fs.readFileSync = function (f, ...rest) { if (typeof f === "string") files.push(f); return read.call(this, f, ...rest); };',
+        `process.on('exit', () => fs.writeFileSync(${JSON.stringify(join(tmp, 'loaded.json'))}, JSON.stringify({ loaded: [...files, ...Object.keys(require.cache)], internal: process.moduleLoadList })));`,
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, ['-r', record, join(repoRoot, 'bin/lodsmith.cjs'), 'info', tiny], { encoding: 'utf8', env: { ...process.env, LODSMITH_CODE_CACHE: 'off' } });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('P3D model (MLOD');
     const { loaded, internal } = JSON.parse(readFileSync(join(tmp, 'loaded.json'), 'utf8')) as { loaded: string[]; internal: string[] };
-    const chunks = loaded.filter((id) => id.includes('chunks/')).map((id) => id.replace(/^.*chunks\/|-[\w-]{8}\.cjs$/g, '')).sort();
+    const chunkFiles = [...new Set(loaded.filter((id) => /chunks[\\/][^\\/]+\.cjs$/.test(id)))];
+    const chunks = chunkFiles.map((id) => id.replace(/^.*chunks[\\/]|-[\w-]{8}\.cjs$/g, '')).sort();
     expect(chunks).toContain('format-mlod');
     // No texture, ODOL, glTF, commander or compression code: only what info on MLOD needs.
     expect(chunks.filter((c) => !['core', 'rolldown-runtime', 'info', 'format-mlod', 'format-p3d'].includes(c))).toEqual([]);
     // ... nor inside those chunks: the bundler names each module it took in a comment. (The P3D
     // editor once imported ODOL's record factory, which brought ODOL's schema, array reader and
     // LZO/LZSS into the chunk MLOD shares with ODOL.)
-    const modules = loaded.filter((id) => id.includes('chunks/')).flatMap((id) => readFileSync(id, 'utf8').match(/^\/\/ (shared|main)\/\S+\.ts$/gm) ?? []);
+    const modules = chunkFiles.flatMap((id) => readFileSync(id, 'utf8').match(/^\/\/ (shared|main)\/\S+\.ts$/gm) ?? []);
     expect(modules).toContain('// shared/formats/p3d/mlod/decode.ts');
     expect(modules.filter((m) => /binary\/(lzo1x|lzss)|p3d\/odol\/(?!face-offsets)|formats\/texture\/(?!extensions)/.test(m))).toEqual([]);
     // Neither stream modules (process.stdout) nor fs/promises (an ES import of node:fs).
     expect(internal.filter((m) => /internal\/streams\/(readable|writable)|internal\/fs\/promises/.test(m))).toEqual([]);
+  });
+
+  /** `lodsmith info` on a file (the tiny MLOD) with the code cache in `dir`, saying what the cache did. */
+  const infoWithCache = (dir: string, file = tiny) => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), 'info', file], { encoding: 'utf8', env: { ...process.env, LODSMITH_CODE_CACHE: dir, LODSMITH_TRACE_LAUNCH: 'cache' } });
+    expect(r.status).toBe(0);
+    const said = (what: RegExp) => r.stderr.split('\n').flatMap((l) => l.match(what)?.[1] ?? []).sort();
+    return { out: r.stdout, used: said(/code cache: (\S+) used$/), missing: said(/code cache: (\S+) none$/), rejected: said(/code cache: (\S+) rejected$/), saved: said(/code cache: saved (\S+)$/) };
+  };
+
+  it('saves a code cache of each chunk after its first run and compiles from it on the next', () => {
+    const dir = join(tmp, 'code-cache');
+    const first = infoWithCache(dir);
+    expect(first.out).toContain('P3D model (MLOD');
+    expect(first.missing.some((c) => c.startsWith('format-mlod-'))).toBe(true);
+    expect(first.used).toEqual([]);
+    // One cache per chunk and command, in a folder of this Node's version, and the list of the
+    // sets of chunks the command has loaded.
+    expect(first.saved).toEqual(first.missing.map((c) => `${c}.info`));
+    const folder = join(dir, `${process.version}-${process.arch}`);
+    expect(readdirSync(folder).sort()).toEqual([...first.saved, 'runs.info'].sort());
+    expect(readFileSync(join(folder, 'runs.info'), 'utf8')).toBe(`${first.missing.join(' ')}\n`);
+    const second = infoWithCache(dir);
+    expect(second.used).toEqual(first.missing);
+    expect(second.missing).toEqual([]);
+    expect(second.saved).toEqual([]);
+    expect(second.out).toBe(first.out);
+  });
+
+  it('saves the core chunk again when the command first runs on another format, then uses it', () => {
+    const dir = join(tmp, 'code-cache-formats');
+    const lod = join(tmp, 'sample.lod');
+    writeFileSync(lod, lodkaCodec.encode(buildSampleLod()));
+    const mlod = infoWithCache(dir);
+    const core = mlod.saved.find((c) => c.startsWith('core-'))!;
+    const file = join(dir, `${process.version}-${process.arch}`, core);
+    const mlodCacheBytes = statSync(file).size;
+    // LODKA's info calls core functions MLOD's did not: the core cache is used, then saved again
+    // with them (it grows), beside the LODKA chunk's first cache.
+    const first = infoWithCache(dir, lod);
+    expect(first.out).toContain('LODka');
+    expect(first.used).toContain(core.replace(/\.info$/, ''));
+    expect(first.saved).toContain(core);
+    expect(first.saved.some((c) => c.startsWith('format-lodka-'))).toBe(true);
+    expect(statSync(file).size).toBeGreaterThan(mlodCacheBytes);
+    // Both sets of chunks are known now: nothing is saved again.
+    expect(infoWithCache(dir, lod).saved).toEqual([]);
+    expect(infoWithCache(dir).saved).toEqual([]);
+  });
+
+  it('replaces a cache that V8 refuses, and runs as without one', () => {
+    const dir = join(tmp, 'code-cache-bad');
+    const first = infoWithCache(dir);
+    const core = first.saved.find((c) => c.startsWith('core-'))!;
+    const file = join(dir, `${process.version}-${process.arch}`, core);
+    // Same size, other bytes: what a cache of another build or another Node looks like to V8.
+    writeFileSync(file, Buffer.alloc(statSync(file).size, 0x5a));
+    const bad = infoWithCache(dir);
+    expect(bad.out).toBe(first.out);
+    expect(bad.rejected).toEqual([core.replace(/\.info$/, '')]);
+    expect(bad.saved).toEqual([core]);
+    expect(infoWithCache(dir).rejected).toEqual([]);
+  });
+
+  it('writes no cache with LODSMITH_CODE_CACHE=off', () => {
+    const off = infoWithCache('off');
+    expect(off.out).toContain('P3D model (MLOD');
+    expect([...off.used, ...off.missing, ...off.saved]).toEqual([]);
   });
 });

@@ -86,9 +86,21 @@ function at(doc: unknown, path: readonly Key[]): unknown {
 
 const bitsOf = (a: Float32Array, i: number): number => new Uint32Array(a.buffer, a.byteOffset, a.length)[i]!;
 
+/** A format whose documents hold no binary float at all (model.cfg: numbers are text, kept as written). */
+function floatless(codec: FormatCodec, mine: readonly { bytes: Uint8Array }[]): boolean {
+  return mine.length > 0 && mine.every((seed) => {
+    const doc = codec.decode(seed.bytes) as object;
+    return floatArrays(doc).length === 0 && !fieldsOf(codec, doc).some((f) => f.kind === 'f32' || FLOAT_TUPLES.has(f.kind));
+  });
+}
+
 describe('untouched floats keep their exact bits after an edit anywhere', () => {
   for (const codec of allFormats()) {
     const mine = seeds.filter((s) => s.format === codec.id).slice(0, 3);
+    if (floatless(codec, mine)) {
+      it.skip(`${codec.id}: holds no binary floats (a text format)`, () => {});
+      continue;
+    }
     it(`${codec.id}: NaN payloads in float fields survive an edit to another field`, () => {
       expect(mine.length, `no generated seed for ${codec.id}`).toBeGreaterThan(0);
       let checked = 0;

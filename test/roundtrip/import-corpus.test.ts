@@ -26,7 +26,7 @@ const TARGET: Record<FormatId, FormatId> = {
   'grimrock-animation': 'grimrock-animation', 'unigine-mesh': 'unigine-mesh', 'unigine-anim': 'unigine-anim', 'p3d-rtm': 'p3d-rtm',
 };
 
-// rtm/ also holds the model.cfg of its skeleton: not a file any codec reads.
+// rtm/ also holds the model.cfg of its skeleton: a config, not a model or animation to import.
 const cases = (Object.keys(CORPUS_FOLDER) as FormatId[]).flatMap((id) => corpusFiles(CORPUS_FOLDER[id]).filter((f) => !f.endsWith('.cfg')).map((file) => ({ id, file })));
 
 describe.skipIf(cases.length === 0)('corpus: export -> import -> export keeps the model', () => {

@@ -1,7 +1,7 @@
 /** `lodsmith roundtrip FILE...`: does each file save back byte for byte? */
 import { describeError, EXIT_FAILED, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { writeJson, writeLines, type CliIO } from '../io.ts';
-import { loadModel } from '../load.ts';
+import { includeOptions, loadModel } from '../load.ts';
 import { count } from '../text.ts';
 import { describeDiff, roundTrip, type RoundTripDiff } from '../verify.ts';
 
@@ -33,7 +33,7 @@ export async function runRoundTrip(files: readonly string[], opts: RoundTripOpti
     let r: FileResult;
     try {
       const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
-      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict, opts.maxMemory);
+      const diff = roundTrip(codec, bytes, file, doc, !!opts.strict, opts.maxMemory, includeOptions(codec, file, io.cwd, file).readInclude);
       r = { file, format: codec.id, bytes: bytes.length, result: diff ? 'differs' : 'ok', diff };
     } catch (e) {
       if (opts.debug) await writeLines(io.stderr, String((e as Error)?.stack ?? e).split('\n'));

@@ -1,7 +1,7 @@
 /**
  * The `grimrock-model` codec: Legend of Grimrock `.model` (MDL1 v2) with views and edits.
  */
-import type { EditCommand } from '../../model/commands.ts';
+import { batchRefusal, type EditCommand } from '../../model/commands.ts';
 import type { Inspection, OutlineNode } from '../../model/outline.ts';
 import { getAt, type NodePath } from '../../model/path.ts';
 import type { Problem } from '../../model/problems.ts';
@@ -232,15 +232,8 @@ function combine4x3(parent: readonly number[], child: readonly number[]): number
 const EDITABLE_NODE_FIELDS = new Set(['name', 'localToParent', 'parent']);
 
 export function checkModelEdit(doc: GrimrockModel, cmd: EditCommand): string | undefined {
-  if (cmd.op === 'batch') {
-    for (const c of cmd.commands) {
-      // A batch may remove a node after re-parenting (removeNodeCommand), so removes inside one are allowed.
-      if (c.op === 'remove' && c.path[0] === 'nodes' && c.path.length === 2) continue;
-      const m = checkModelEdit(doc, c);
-      if (m) return m;
-    }
-    return undefined;
-  }
+  // A batch may remove a node after re-parenting (removeNodeCommand), so removes inside one are allowed.
+  if (cmd.op === 'batch') return batchRefusal(cmd.commands.filter((c) => !(c.op === 'remove' && c.path[0] === 'nodes' && c.path.length === 2)), (c) => checkModelEdit(doc, c));
   const p = cmd.path;
   if (cmd.op === 'set') {
     const last = p[p.length - 1];

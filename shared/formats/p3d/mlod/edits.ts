@@ -2,7 +2,7 @@
  * Edit helpers for MLOD: each returns a plain EditCommand (usually a batch) that the document
  * service applies and can undo; `checkMlodEdit` refuses edits that would make an invalid file.
  */
-import type { EditCommand } from '../../../model/commands.ts';
+import { batchRefusal, type EditCommand } from '../../../model/commands.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import { parseResolutionName, resolutionName } from '../resolution.ts';
 import { encodeText } from '../../../binary/text.ts';
@@ -210,13 +210,7 @@ function isU32(v: unknown): boolean {
 
 /** Refuses edits that would break the file (returns the reason). */
 export function checkMlodEdit(doc: MlodDocument, cmd: EditCommand): string | undefined {
-  if (cmd.op === 'batch') {
-    for (const c of cmd.commands) {
-      const m = checkMlodEdit(doc, c);
-      if (m) return m;
-    }
-    return undefined;
-  }
+  if (cmd.op === 'batch') return batchRefusal(cmd.commands, (c) => checkMlodEdit(doc, c));
   const p: NodePath = cmd.path;
   if (p[0] === 'signature') return 'the signature is fixed';
   if (p[0] !== 'lods') return p[0] === 'version' && cmd.op === 'set' && !(Number.isInteger(cmd.value) && (cmd.value as number) >= 0) ? 'version must be a whole number' : undefined;

@@ -26,18 +26,7 @@ export function checkModelCfg(cfg: ModelCfg, model: CfgModel | undefined, skelet
     return out;
   }
   if (model.skeletonName && !skeleton) out.push({ severity: 'error', message: `${model.name}: skeletonName "${model.skeletonName}" is not in CfgSkeletons`, at: model.at });
-  const bones = new Map<string, number>();
-  (skeleton?.bones ?? []).forEach((b, i) => {
-    const key = b.name.toLowerCase();
-    if (bones.has(key)) out.push({ severity: 'warning', message: `bone ${b.name} is declared twice in ${skeleton!.name}`, at: b.at });
-    else bones.set(key, i);
-  });
-  (skeleton?.bones ?? []).forEach((b, i) => {
-    if (!b.parent) return;
-    const pi = bones.get(b.parent.toLowerCase());
-    if (pi === undefined) out.push({ severity: 'error', message: `bone ${b.name}: parent ${b.parent} is not a bone of ${skeleton!.name}`, at: b.at });
-    else if (pi >= i) out.push({ severity: 'error', message: `bone ${b.name}: parent ${b.parent} is declared after it (a parent must come first)`, at: b.at });
-  });
+  const bones = skeleton ? checkBones(skeleton, out) : new Map<string, number>();
   const inLods = (name: string, visualOnly: boolean): boolean => {
     const lower = name.toLowerCase();
     return shape.lods.some((l) => (!visualOnly || l.visual) && l.selections.some((s) => s.toLowerCase() === lower));
@@ -72,6 +61,48 @@ export function checkModelCfg(cfg: ModelCfg, model: CfgModel | undefined, skelet
       else if (pts.length === 0) out.push({ severity: NEEDS_AXIS.has(a.type) ? 'error' : 'warning', message: `animation ${a.name}: ${what} has no points in the Memory LOD${NEEDS_AXIS.has(a.type) ? '' : ` (a ${a.type} does not need it)`}`, at: axisAt });
       else if (NEEDS_AXIS.has(a.type) && pts.length < 2) out.push({ severity: 'error', message: `animation ${a.name}: ${what} has one point; a ${a.type} needs two`, at: axisAt });
       else if (NEEDS_AXIS.has(a.type) && Math.hypot(pts[1]![0] - pts[0]![0], pts[1]![1] - pts[0]![1], pts[1]![2] - pts[0]![2]) < 1e-6) out.push({ severity: 'error', message: `animation ${a.name}: the two points of ${what} coincide`, at: axisAt });
+    }
+  }
+  return out;
+}
+
+/**
+ * A skeleton's own problems (a bone declared twice, a parent missing or declared after its child),
+ * pushed to `out`; returns the bones' indices by lower-case name.
+ */
+function checkBones(skeleton: CfgSkeleton, out: ModelCfgProblem[]): Map<string, number> {
+  const bones = new Map<string, number>();
+  skeleton.bones.forEach((b, i) => {
+    const key = b.name.toLowerCase();
+    if (bones.has(key)) out.push({ severity: 'warning', message: `bone ${b.name} is declared twice in ${skeleton.name}`, at: b.at });
+    else bones.set(key, i);
+  });
+  skeleton.bones.forEach((b, i) => {
+    if (!b.parent) return;
+    const pi = bones.get(b.parent.toLowerCase());
+    if (pi === undefined) out.push({ severity: 'error', message: `bone ${b.name}: parent ${b.parent} is not a bone of ${skeleton.name}`, at: b.at });
+    else if (pi >= i) out.push({ severity: 'error', message: `bone ${b.name}: parent ${b.parent} is declared after it (a parent must come first)`, at: b.at });
+  });
+  return bones;
+}
+
+/**
+ * The checks a model.cfg allows on its own, without a model (the config opened as a document):
+ * what the reader found, every skeleton's bones, and per model class its skeleton and the
+ * animations' selections and axes as far as the config alone says.
+ */
+export function checkConfigAlone(cfg: ModelCfg): ModelCfgProblem[] {
+  const out: ModelCfgProblem[] = [...cfg.problems];
+  const skeletons = new Map<string, { skeleton: CfgSkeleton; bones: Map<string, number> }>();
+  for (const sk of cfg.skeletons) skeletons.set(sk.name.toLowerCase(), { skeleton: sk, bones: checkBones(sk, out) });
+  for (const model of cfg.models) {
+    const sk = model.skeletonName ? skeletons.get(model.skeletonName.toLowerCase()) : undefined;
+    if (model.skeletonName && !sk) out.push({ severity: 'error', message: `${model.name}: skeletonName "${model.skeletonName}" is not in CfgSkeletons`, at: model.at });
+    for (const a of model.animations) {
+      if (!a.type) continue;
+      if (!a.selection) out.push({ severity: 'error', message: `${model.name}: animation ${a.name} has no selection`, at: a.at });
+      else if (sk && !sk.bones.has(a.selection.toLowerCase())) out.push({ severity: 'error', message: `${model.name}: animation ${a.name}: selection ${a.selection} is not a bone of ${sk.skeleton.name}`, at: a.places.selection ?? a.at });
+      if (NEEDS_AXIS.has(a.type) && !a.axis && !(a.begin && a.end)) out.push({ severity: 'error', message: `${model.name}: animation ${a.name}: a ${a.type} needs an axis (or begin and end)`, at: a.at });
     }
   }
   return out;

@@ -83,7 +83,14 @@ export function entryAt(root: CfgClass, path: CfgPath): CfgEntry | CfgValue | un
 /** A value the inspector may write: a number, a string, or an array of them. */
 export type CfgEditValue = number | string | CfgEditValue[];
 
-function literal(v: CfgEditValue, like: CfgValue | undefined): string {
+/** A word the game reads back as the same unquoted text (`rad 45`, `-3.14159/2`; no comment, quote or separator). */
+const wordSafe = (v: string): boolean => v !== '' && v.trim() === v && /^[^";,{}\r\n]+$/.test(v) && !/\/[/*]/.test(v);
+
+/**
+ * The text that writes `v` where `like` was: arrays item by item; a number where a string was stays
+ * a string, an unquoted word stays unquoted when it can be read back unchanged, anything else is quoted.
+ */
+export function literal(v: CfgEditValue, like: CfgValue | undefined): string {
   if (Array.isArray(v)) {
     const items = like?.kind === 'array' ? like.items : [];
     return `{${v.map((x, k) => literal(x, items[k] ?? items[0])).join(', ')}}`;
@@ -93,6 +100,7 @@ function literal(v: CfgEditValue, like: CfgValue | undefined): string {
     // A number written as a string stays a string ("-1.2" -> "0.5"): the file's style is kept.
     return like?.kind === 'string' ? quote(String(v)) : String(v);
   }
+  if (like?.kind === 'word' && wordSafe(v)) return v;
   return quote(v);
 }
 

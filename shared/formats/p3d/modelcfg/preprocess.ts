@@ -146,8 +146,10 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
     if (active.has(name)) fail(`macro ${name} expands to itself`, head.at);
     if (depth > MAX_EXPANSION_DEPTH) fail(`macros nested deeper than ${MAX_EXPANSION_DEPTH}`, head.at);
     if (!m) {
-      if (name === '__LINE__') return { out: [made('num', String(describe(files, head.at).line), head)], next };
-      if (name === '__FILE__') return { out: [made('str', quote(files[head.at.file]?.name ?? ''), head)], next };
+      // A built-in's value is computed, not written: it is labelled as a macro's (never edited in place).
+      const builtin: Token = { ...head, macro: head.macro ?? name };
+      if (name === '__LINE__') return { out: [made('num', String(describe(files, head.at).line), builtin)], next };
+      if (name === '__FILE__') return { out: [made('str', quote(files[head.at.file]?.name ?? ''), builtin)], next };
       const expr = joinText(expandList(args.flatMap((a, k) => (k > 0 ? [made('punct', ',', head), ...a] : a)), active, depth + 1));
       if (name === '__EXEC') {
         const mm = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/s.exec(expr);
@@ -155,7 +157,7 @@ export function preprocess(text: string, opts: PreprocessOptions = {}): Preproce
         variables.set(mm![1]!.toLowerCase(), evalOrFail(mm![2]!, head));
         return { out: [], next };
       }
-      return { out: [numberToken(evalOrFail(expr, head), head)], next };
+      return { out: [numberToken(evalOrFail(expr, head), builtin)], next };
     }
     let body: Token[];
     if (m.params === undefined) body = m.body;

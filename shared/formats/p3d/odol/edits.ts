@@ -3,7 +3,7 @@
  * lossless encoder treat them like any other edit): LOD resolutions, named properties, texture and
  * material paths, proxies.
  */
-import type { EditCommand } from '../../../model/commands.ts';
+import { batchRefusal, type EditCommand } from '../../../model/commands.ts';
 import { getAt, type NodePath } from '../../../model/path.ts';
 import type { OdolDocument } from './document.ts';
 import type { OdolLod } from './lod.ts';
@@ -114,13 +114,7 @@ const isPath = (v: unknown): v is string => typeof v === 'string' && !v.includes
 
 /** Refuses values that cannot be written: the schema check for fixed records, text without NULs, finite resolutions. */
 export function checkOdolEdit(doc: OdolDocument, cmd: EditCommand): string | undefined {
-  if (cmd.op === 'batch') {
-    for (const c of cmd.commands) {
-      const m = checkOdolEdit(doc, c);
-      if (m) return m;
-    }
-    return undefined;
-  }
+  if (cmd.op === 'batch') return batchRefusal(cmd.commands, (c) => checkOdolEdit(doc, c));
   if (cmd.op !== 'set') {
     // LODs live in several parallel tables (resolutions, offsets, face defaults, ModelInfo LOD
     // indices): a bare list edit would tear them apart.

@@ -1,0 +1,47 @@
+/**
+ * The viewport compiles, while the window waits for its first file, the shader programs a
+ * textured model and the floor grid draw with, and keeps them: the first frames of a textured
+ * P3D (before and after its PAA arrives) compile no program of their own. three.js deletes a
+ * program when the last material using it is disposed, which had made the warm-up useless.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { viewportIdle, viewportMean } from './fixtures/viewport.ts';
+import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
+import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
+import { createPaa, encodePaa } from '../../shared/formats/texture/paa.ts';
+
+test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
+
+test('a textured model\'s first frames find their shader programs compiled while the window waited', async ({ page, lodsmith }) => {
+  const dir = join(lodsmith.root, 'warm');
+  await mkdir(dir, { recursive: true });
+  const side = 64;
+  const blue = new Uint8Array(side * side * 4);
+  for (let i = 0; i < side * side; i++) blue.set([20, 40, 230, 255], i * 4);
+  await writeFile(join(dir, 'blue_co.paa'), encodePaa(createPaa({ width: side, height: side, data: blue })));
+  const c = cube(1);
+  await writeFile(join(dir, 'box.p3d'), encodeMlod(buildMlod([buildLod({
+    resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => 'P:\\warm\\blue_co.paa'),
+  })])));
+
+  await page.goto(lodsmith.page());
+  await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
+  const canvas = page.locator('[data-testid=viewport-canvas]');
+  // The empty view draws once more when the warm-up is done: the count includes its programs.
+  await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(7);
+  const warmed = Number(await canvas.getAttribute('data-programs'));
+
+  await page.getByTestId('welcome-open').click();
+  await page.locator('[data-testid=file-entry][data-name="warm"]').dblclick();
+  await page.locator('[data-testid=file-entry][data-name="box.p3d"]').click();
+  await page.getByTestId('file-dialog-ok').click();
+  // Drawn with its texture: blue dominates.
+  await expect.poll(async () => {
+    const [r, g, b] = await viewportMean(page);
+    return b > 2 * (r + g) / 2 && b > 40;
+  }, { timeout: 15_000 }).toBe(true);
+  await viewportIdle(page);
+  expect(Number(await canvas.getAttribute('data-programs'))).toBe(warmed);
+});

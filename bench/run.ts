@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   }
 
   if (wants('textures')) {
-    rows.push(...benchTextures(plan, args.quick, log));
+    rows.push(...(await benchTextures(plan, args.quick, log)));
     rows.push(...(await benchTexturedFirstFrame(args.quick, log)));
   }
   if (wants('import')) rows.push(...(await benchImport(args.quick, log)));

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { withBudget, type MemoryBudget } from '../../shared/binary/budget.ts';
 import { textureBudget } from '../../shared/formats/texture/budget.ts';
 import { decodeTexture, probeTexture, TEXTURE_EXTENSIONS, type TextureDocument, type TextureKind } from '../../shared/formats/texture/index.ts';
+import { nodeInflate } from '../documents/png-inflate.ts';
 import { CliFailure } from './fail.ts';
 import { readInput } from './load.ts';
 
@@ -33,6 +34,6 @@ export function decodeTextureBytes(bytes: Uint8Array, file: string, maxMemory?: 
   const kind = probeTexture(bytes, basename(file));
   if (!kind) throw new CliFailure(`not a texture LodSmith reads (${TEXTURE_EXTENSIONS.join(', ')})`);
   const budget = textureBudget(bytes, kind, maxMemory);
-  const doc = withBudget(budget, () => decodeTexture(bytes, basename(file)));
+  const doc = withBudget(budget, () => decodeTexture(bytes, basename(file), { inflate: nodeInflate }));
   return { file, bytes, kind, doc, budget };
 }

@@ -13,6 +13,7 @@ import { decodeDds } from '../../shared/formats/texture/dds.ts';
 import { decodeTga } from '../../shared/formats/texture/tga.ts';
 import { replaceDds, replaceTga } from '../../shared/formats/texture/rewrite.ts';
 import { decodePng, encodePng } from '../../shared/formats/texture/png.ts';
+import { nodeInflate } from './png-inflate.ts';
 import { AppErrorException, fail, toAppError } from './app-error.ts';
 import { atomicWriteFile } from './atomic-save.ts';
 import type { DocumentStore } from './doc-store.ts';
@@ -42,7 +43,7 @@ export class TextureFiles {
   private textureView(abs: string, bytes: Uint8Array, mip: number, maxMemory?: number): TextureView {
     try {
       return withBudget(textureBudget(bytes, probeTexture(bytes, basename(abs)), maxMemory), () => {
-        const doc = decodeTexture(bytes, basename(abs));
+        const doc = decodeTexture(bytes, basename(abs), { inflate: nodeInflate });
         const info = textureInfo(doc, bytes.length);
         const m = Math.min(mip, textureMipCount(doc) - 1);
         return {
@@ -81,7 +82,7 @@ export class TextureFiles {
         ? new MemoryBudget(maxMemory)
         : new MemoryBudget(Math.max(defaultBudgetBytes(png.length + before.length), textureBudget(png, 'png').limit + before.length * BUDGET_FACTOR));
       out = withBudget(budget, () => {
-        const img = decodePng(png);
+        const img = decodePng(png, { inflate: nodeInflate });
         if (ext === '.dds') return replaceDds(decodeDds(before), img);
         if (ext === '.tga') return replaceTga(decodeTga(before), img);
         return encodePaa(createPaa(img, format ? { format } : {}));

@@ -677,8 +677,12 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
       }
       out[op++] = rem;
     }
-    out.set(data.subarray(from, to), op);
-    op += len;
+    // Short runs byte by byte: a subarray view for each would cost more than the copy.
+    if (len < 32) for (let k = from; k < to; k++) out[op++] = data[k]!;
+    else {
+      out.set(data.subarray(from, to), op);
+      op += len;
+    }
   };
   const emitLength = (rem: number): void => {
     while (rem > 255) {

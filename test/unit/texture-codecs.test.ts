@@ -151,6 +151,56 @@ describe('BCn blocks', () => {
     }
   });
 
+  it('the colour fit is at least as close to the source as the extremes-then-refit fit it replaced (PSNR)', () => {
+    // The bench's kind of picture: gradients, noise and a soft alpha edge. The earlier fit (the
+    // texels at the ends of the principal axis, quantised, then one refit, kept when better)
+    // reached 31.02 dB (BC1, opaque texels) and 31.44 dB (BC3) on it; the least-squares fit to
+    // the texels' steps along the axis, refitted once, reaches 31.63 and 32.09 dB, which the
+    // bounds below hold with a margin. BC3 alpha is unchanged (57.03 dB).
+    const side = 256;
+    const rgba = new Uint8Array(side * side * 4);
+    let seed = 11;
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        const n = (seed >>> 16) % 24, o = (y * side + x) * 4;
+        rgba.set([((x * 255) / side + n) & 255, ((y * 255) / side + n) & 255, (((x ^ y) & 255) + n) & 255, Math.max(0, Math.min(255, ((x - side / 3) * 255) / (side / 8)))], o);
+      }
+    }
+    const psnr = (fmt: 'bc1' | 'bc3', channels: number[]): number => {
+      const out = new Uint8Array(rgba.length);
+      decodeBlocks(fmt, encodeBlocks(fmt, rgba, side, side), 0, side, side, out);
+      let se = 0, n = 0;
+      for (let i = 0; i < out.length; i += 4) {
+        if (fmt === 'bc1' && rgba[i + 3]! < 128) continue;
+        for (const k of channels) { se += (out[i + k]! - rgba[i + k]!) ** 2; n++; }
+      }
+      return 20 * Math.log10(255 / Math.sqrt(se / n));
+    };
+    expect(psnr('bc1', [0, 1, 2])).toBeGreaterThanOrEqual(31.4);
+    expect(psnr('bc3', [0, 1, 2])).toBeGreaterThanOrEqual(31.8);
+    expect(psnr('bc3', [3])).toBeGreaterThanOrEqual(57.0);
+  });
+
+  it.skipIf(!hasCorpus)('re-encoding each corpus DXT texture comes back within a DXT step of its pixels (needs ../shared/corpus)', () => {
+    // A decoded DXT picture is exactly representable: the fit must find (nearly) its endpoints.
+    let files = 0;
+    for (const f of corpusFiles('paa')) {
+      const doc = decodePaa(readBytes(f));
+      if (doc.type !== 'dxt1' && doc.type !== 'dxt5') continue;
+      const img = decodeTextureMip(doc, 0);
+      if (img.width % 4 || img.height % 4) continue;
+      const out = new Uint8Array(img.data.length);
+      decodeBlocks('bc3', encodeBlocks('bc3', img.data, img.width, img.height), 0, img.width, img.height, out);
+      let se = 0;
+      for (let i = 0; i < out.length; i += 4) for (let k = 0; k < 3; k++) se += (out[i + k]! - img.data[i + k]!) ** 2;
+      const db = se === 0 ? Infinity : 20 * Math.log10(255 / Math.sqrt(se / (out.length * 0.75)));
+      expect(db, f).toBeGreaterThan(44);
+      files++;
+    }
+    expect(files).toBeGreaterThan(3);
+  });
+
   it('BC4 and BC5 channels, and images smaller than a block', () => {
     const bc4 = new Uint8Array([200, 100, 0, 0, 0, 0, 0, 0]); // every index 0 -> 200
     const out = new Uint8Array(3 * 2 * 4);

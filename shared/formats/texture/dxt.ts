@@ -6,9 +6,10 @@
  * line tool (not usable in the renderer or a worker), are an unmaintained emscripten build of
  * libsquish (dxt-js 0.0.3), or decode one pixel at a time through objects (decode-dxt). The
  * decoders below write whole 32-bit texels through an Int32Array, which is what the "DXT decode"
- * bench rows measure; the encoder is a principal-axis fit with one least-squares refinement (the
- * method of stb_dxt and squish's range fit, with stb_dxt's single-colour table for flat blocks),
- * measured by the "PNG -> PAA" bench row beside libsquish (dxt-js) as a reference.
+ * bench rows measure; the encoder fits each block's endpoints by least squares to the texels'
+ * steps along their principal axis and refits them once to the indices chosen (stb_dxt's
+ * single-colour table for flat blocks), measured by the "PNG -> PAA" and "BC1 encode" bench rows
+ * beside libsquish (dxt-js) as a reference.
  *
  * Colour interpolation follows the D3D reference rounding: (2*c0 + c1) / 3 with integer division
  * of the 8-bit expanded endpoints.
@@ -250,14 +251,36 @@ function decodeBc5(src: Uint8Array, offset: number, width: number, height: numbe
 // ---------------------------------------------------------------------------------------------
 // Encoding
 //
-// Speed notes (the "PNG -> PAA" bench row): texels are gathered into one reused Int32Array per
-// block (no per-block allocation or subarray), every intermediate result lives in module-level
-// variables instead of returned objects, the alpha indices use integer arithmetic, and blocks of a
-// single colour (flat areas, common in real textures) take their endpoints from a precomputed
-// optimal table instead of the fit (the stb_dxt "single colour match", which is also more exact).
+// Speed notes (the "PNG -> PAA" bench row): each block is read once, as 16 32-bit texels where the
+// picture is 4-byte aligned, into four reused planar Int32Arrays, and the sums the colour fit
+// needs are taken in the same loop; every intermediate result lives in locals or module-level
+// variables instead of returned objects; indices are chosen by projection (no distances to the
+// palette) and no error is computed; blocks of a single colour (flat areas, common in real
+// textures) take their endpoints from a precomputed optimal table (the stb_dxt "single colour
+// match", which is also more exact).
 
-/** The current block's texels as R,G,B,A ints (64 entries). */
-const tex = new Int32Array(64);
+/** The current block's channels (16 texels each). */
+const TR = new Int32Array(16);
+const TG = new Int32Array(16);
+const TB = new Int32Array(16);
+const TA = new Int32Array(16);
+/** The texels' positions along the principal axis. */
+const TT = new Float64Array(16);
+/** The current block's colour sums (R, G, B), second moments, and whether all 16 colours are one. */
+let mR = 0, mG = 0, mB = 0, mRR = 0, mRG = 0, mRB = 0, mGG = 0, mGB = 0, mBB = 0, mSolid = false;
+
+/** The sums of the block in TR/TG/TB (for blocks not read by the fast path). */
+function moments(): void {
+  let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0, diff = 0;
+  const fr = TR[0]!, fg = TG[0]!, fb = TB[0]!;
+  for (let i = 0; i < 16; i++) {
+    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
+    diff |= (r ^ fr) | (g ^ fg) | (b ^ fb);
+    sr += r; sg += g; sb += b;
+    srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
+  }
+  mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0;
+}
 
 /**
  * Encodes an RGBA image as BC1 (`bc1`, 1-bit alpha where a texel's alpha < 128), BC2 (explicit
@@ -269,42 +292,54 @@ export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, 
   const bb = blockBytes(fmt);
   const out = new Uint8Array(bw * bh * bb);
   const bc3 = fmt === 'bc3';
+  // Whole texels as one load each where the picture allows (little-endian: R is the low byte).
+  const px = LITTLE_ENDIAN && rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : undefined;
   let o = 0;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++) {
-      if (bx * 4 + 4 <= width && by * 4 + 4 <= height) {
-        let d = 0;
+      if (px && bx * 4 + 4 <= width && by * 4 + 4 <= height) {
+        // The colour fit's sums are taken while reading (one pass over the texels fewer).
+        let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0, diff = 0;
+        const first = px[by * 4 * width + bx * 4]! & 0xffffff;
         for (let y = 0; y < 4; y++) {
-          let s = ((by * 4 + y) * width + bx * 4) * 4;
-          for (let k = 0; k < 16; k++) tex[d++] = rgba[s++]!;
+          const s = (by * 4 + y) * width + bx * 4;
+          for (let x = 0; x < 4; x++) {
+            const v = px[s + x]!;
+            const i = y * 4 + x;
+            const r = v & 255, g = (v >> 8) & 255, b = (v >> 16) & 255;
+            TR[i] = r; TG[i] = g; TB[i] = b; TA[i] = v >>> 24;
+            diff |= (v & 0xffffff) ^ first;
+            sr += r; sg += g; sb += b;
+            srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
+          }
         }
+        mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0;
       } else for (let y = 0; y < 4; y++) {
         // Partial blocks at the edges repeat their last row/column.
         const sy = Math.min(height - 1, by * 4 + y);
         for (let x = 0; x < 4; x++) {
           const sx = Math.min(width - 1, bx * 4 + x);
           const s = (sy * width + sx) * 4;
-          const d = (y * 4 + x) * 4;
-          tex[d] = rgba[s]!;
-          tex[d + 1] = rgba[s + 1]!;
-          tex[d + 2] = rgba[s + 2]!;
-          tex[d + 3] = rgba[s + 3]!;
+          const i = y * 4 + x;
+          TR[i] = rgba[s]!; TG[i] = rgba[s + 1]!; TB[i] = rgba[s + 2]!; TA[i] = rgba[s + 3]!;
         }
+        if (y === 3) moments();
       }
       if (bc3) {
-        encodeScalarBlock(out, o, 3);
-        encodeColourBlock(out, o + 8, false);
+        encodeScalarBlock(out, o, TA);
+        encodeColourBlock(out, o + 8);
       } else if (fmt === 'bc1') {
         let punch = false;
-        for (let i = 3; i < 64; i += 4) if (tex[i]! < 128) { punch = true; break; }
-        encodeColourBlock(out, o, punch);
+        for (let i = 0; i < 16; i++) if (TA[i]! < 128) { punch = true; break; }
+        if (punch) encodePunchBlock(out, o);
+        else encodeColourBlock(out, o);
       } else if (fmt === 'bc2') {
         // Explicit alpha: 4 bits a texel, low nibble first.
-        for (let i = 0; i < 8; i++) out[o + i] = ((tex[i * 8 + 3]! * 15 + 127) / 255) | (((tex[i * 8 + 7]! * 15 + 127) / 255) << 4);
-        encodeColourBlock(out, o + 8, false);
+        for (let i = 0; i < 8; i++) out[o + i] = ((TA[i * 2]! * 15 + 127) / 255) | (((TA[i * 2 + 1]! * 15 + 127) / 255) << 4);
+        encodeColourBlock(out, o + 8);
       } else {
-        encodeScalarBlock(out, o, 0);
-        if (fmt === 'bc5') encodeScalarBlock(out, o + 8, 1);
+        encodeScalarBlock(out, o, TR);
+        if (fmt === 'bc5') encodeScalarBlock(out, o + 8, TG);
       }
       o += bb;
     }
@@ -312,11 +347,11 @@ export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, 
   return out;
 }
 
-/** One BC3 alpha / BC4 channel block of channel `ch` (0 red .. 3 alpha): 8 steps between the extremes. */
-function encodeScalarBlock(out: Uint8Array, o: number, ch: number): void {
+/** One BC3 alpha / BC4 channel block of `chan` (16 values): 8 steps between the extremes. */
+function encodeScalarBlock(out: Uint8Array, o: number, chan: Int32Array): void {
   let mn = 255, mx = 0;
-  for (let i = ch; i < 64; i += 4) {
-    const a = tex[i]!;
+  for (let i = 0; i < 16; i++) {
+    const a = chan[i]!;
     if (a < mn) mn = a;
     if (a > mx) mx = a;
   }
@@ -328,7 +363,7 @@ function encodeScalarBlock(out: Uint8Array, o: number, ch: number): void {
     const range2 = range * 2;
     for (let i = 0; i < 16; i++) {
       // t = 0 at mx (index 0) .. 7 at mn (index 1); indices 2..7 are t = 1..6 (rounded to nearest).
-      const t = (((mx - tex[i * 4 + ch]!) * 14 + range) / range2) | 0;
+      const t = (((mx - chan[i]!) * 14 + range) / range2) | 0;
       const idx = t === 0 ? 0 : t === 7 ? 1 : t + 1;
       if (i < 8) lo |= idx << (i * 3);
       else hi |= idx << ((i - 8) * 3);
@@ -342,8 +377,6 @@ function encodeScalarBlock(out: Uint8Array, o: number, ch: number): void {
 const Q5 = new Uint8Array(256);
 const Q6 = new Uint8Array(256);
 for (let i = 0; i < 256; i++) { Q5[i] = Math.round((i * 31) / 255); Q6[i] = Math.round((i * 63) / 255); }
-const byte = (v: number): number => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
-const to565 = (r: number, g: number, b: number): number => (Q5[byte(r)]! << 11) | (Q6[byte(g)]! << 5) | Q5[byte(b)]!;
 
 /**
  * Single-colour tables: for each 8-bit value, the 5-bit (6-bit) endpoint pair (hi, lo) whose
@@ -366,216 +399,193 @@ function singleColourTable(bits: number, exp: Uint8Array): Uint8Array {
 const MATCH5 = singleColourTable(5, EXP5);
 const MATCH6 = singleColourTable(6, EXP6);
 
-const epal = new Int32Array(12);
-
-/** Builds the 4 (or 3) palette colours of two 565 endpoints into `epal` as r,g,b triples. */
-function endpointPalette(c0: number, c1: number, three: boolean): void {
-  const r0 = EXP5[c0 >> 11]!, g0 = EXP6[(c0 >> 5) & 63]!, b0 = EXP5[c0 & 31]!;
-  const r1 = EXP5[c1 >> 11]!, g1 = EXP6[(c1 >> 5) & 63]!, b1 = EXP5[c1 & 31]!;
-  epal[0] = r0; epal[1] = g0; epal[2] = b0;
-  epal[3] = r1; epal[4] = g1; epal[5] = b1;
-  if (three) {
-    epal[6] = (r0 + r1) >> 1; epal[7] = (g0 + g1) >> 1; epal[8] = (b0 + b1) >> 1;
-    epal[9] = 0; epal[10] = 0; epal[11] = 0;
-  } else {
-    epal[6] = DIV3[2 * r0 + r1]!; epal[7] = DIV3[2 * g0 + g1]!; epal[8] = DIV3[2 * b0 + b1]!;
-    epal[9] = DIV3[r0 + 2 * r1]!; epal[10] = DIV3[g0 + 2 * g1]!; epal[11] = DIV3[b0 + 2 * b1]!;
-  }
-}
-
-/** The result of the last pick: endpoints, index bits and weighted squared error. */
-let resC0 = 0, resC1 = 0, resBits = 0, resErr = 0;
-
-/** Weight of endpoint 0 for each 4-colour index, in thirds. */
-const REFIT_WEIGHTS3 = new Int32Array([3, 0, 2, 1]);
-
-/**
- * One colour block: endpoints at the extremes of the texels' projection on their principal axis,
- * then a least-squares refit of the endpoints to the chosen indices, keeping the better of the two.
- * `punch` = BC1 with transparent texels: 3-colour mode, index 3 for alpha < 128.
- */
-function encodeColourBlock(out: Uint8Array, o: number, punch: boolean): void {
-  // One pass: count, sums and second moments (integers: 16 * 255 * 255 fits easily).
-  let n = 0;
-  let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0;
-  let solid = true;
-  const fr = tex[0]!, fg = tex[1]!, fb = tex[2]!;
-  if (!punch) {
-    n = 16;
-    for (let s = 0; s < 64; s += 4) {
-      const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
-      if (r !== fr || g !== fg || b !== fb) solid = false;
-      sr += r; sg += g; sb += b;
-      srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
-    }
-    if (solid) {
-      singleColour(fr, fg, fb);
-      writeColourBlock(out, o);
-      return;
-    }
-  } else {
-    for (let s = 0; s < 64; s += 4) {
-      if (tex[s + 3]! < 128) continue;
-      const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
-      sr += r; sg += g; sb += b;
-      srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
-      n++;
-    }
-  }
-  if (n === 0) {
-    // Fully transparent BC1 block: 3-colour mode, every index 3.
-    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0;
-    out[o + 4] = 255; out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
-    return;
-  }
-  {
-    // Covariance from the moments, then a few power iterations for the principal axis.
-    const inv = 1 / n;
-    const xx = srr - sr * sr * inv, xy = srg - sr * sg * inv, xz = srb - sr * sb * inv;
-    const yy = sgg - sg * sg * inv, yz = sgb - sg * sb * inv, zz = sbb - sb * sb * inv;
-    let ax = 1, ay = 1, az = 1;
-    for (let it = 0; it < 3; it++) {
-      const nx = xx * ax + xy * ay + xz * az;
-      const ny = xy * ax + yy * ay + yz * az;
-      const nz = xz * ax + yz * ay + zz * az;
-      const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
-      if (len < 1e-9) break;
-      ax = nx / len; ay = ny / len; az = nz / len;
-    }
-    let minT = Infinity, maxT = -Infinity, minS = 0, maxS = 0;
-    for (let s = 0; s < 64; s += 4) {
-      if (punch && tex[s + 3]! < 128) continue;
-      const t = tex[s]! * ax + tex[s + 1]! * ay + tex[s + 2]! * az;
-      if (t < minT) { minT = t; minS = s; }
-      if (t > maxT) { maxT = t; maxS = s; }
-    }
-    const e0 = (Q5[tex[maxS]!]! << 11) | (Q6[tex[maxS + 1]!]! << 5) | Q5[tex[maxS + 2]!]!;
-    const e1 = (Q5[tex[minS]!]! << 11) | (Q6[tex[minS + 1]!]! << 5) | Q5[tex[minS + 2]!]!;
-    if (punch) pickThree(e0, e1);
-    else {
-      orderFourColour(e0, e1);
-      // Least-squares refit to the chosen indices (4-colour mode only).
-      if (resErr > 0) refit();
-    }
-  }
-  writeColourBlock(out, o);
-}
-
-/** Writes the endpoints and indices of the last pick. */
-function writeColourBlock(out: Uint8Array, o: number): void {
-  const c0 = resC0, c1 = resC1, bits = resBits;
+function writeColourBlock(out: Uint8Array, o: number, c0: number, c1: number, bits: number): void {
   out[o] = c0 & 255; out[o + 1] = c0 >> 8; out[o + 2] = c1 & 255; out[o + 3] = c1 >> 8;
   out[o + 4] = bits & 255; out[o + 5] = (bits >>> 8) & 255; out[o + 6] = (bits >>> 16) & 255; out[o + 7] = bits >>> 24;
 }
 
-/** A block of one colour: the table's endpoint pair for each channel, every index 2 (or 3 when swapped). */
-function singleColour(r: number, g: number, b: number): void {
-  let c0 = (MATCH5[r * 2]! << 11) | (MATCH6[g * 2]! << 5) | MATCH5[b * 2]!;
-  let c1 = (MATCH5[r * 2 + 1]! << 11) | (MATCH6[g * 2 + 1]! << 5) | MATCH5[b * 2 + 1]!;
-  let idx = 2;
-  if (c0 < c1) { const t = c0; c0 = c1; c1 = t; idx = 3; } else if (c0 === c1) idx = 0;
-  // Equal endpoints read as 3-colour mode, where index 0 is the endpoint itself (exact then).
-  resC0 = c0; resC1 = c1;
-  resBits = idx === 0 ? 0 : idx === 2 ? 0xaaaaaaaa | 0 : -1;
-  resErr = 0;
+/**
+ * What the last {@link pickFour} chose: the index bits, and the sums a least-squares fit of the
+ * endpoints to those indices needs (`a` = the weight of endpoint 0 in thirds, 3 - step).
+ */
+let pickBits = 0, pickA2 = 0, pickA = 0, pickAr = 0, pickAg = 0, pickAb = 0;
+
+/**
+ * 4-colour indices for the endpoints c0 > c1 (565): each texel's position on the line between the
+ * two decoded endpoints, rounded to the nearest of the 4 steps (compared in integers).
+ */
+function pickFour(c0: number, c1: number): void {
+  const r0 = EXP5[c0 >> 11]!, g0 = EXP6[(c0 >> 5) & 63]!, b0 = EXP5[c0 & 31]!;
+  const dr = EXP5[c1 >> 11]! - r0, dg = EXP6[(c1 >> 5) & 63]! - g0, db = EXP5[c1 & 31]! - b0;
+  const len2 = dr * dr + dg * dg + db * db;
+  const h1 = len2, h2 = 3 * len2, h3 = 5 * len2;
+  const base = r0 * dr + g0 * dg + b0 * db;
+  let steps = 0, a2 = 0, sa = 0, ar = 0, ag = 0, ab = 0;
+  for (let i = 0; i < 16; i++) {
+    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
+    // 6 x the projection in units of len2: the step is round(3 * t) for t = projection / len2,
+    // counted without branches (noisy blocks would mispredict them): 1 for each threshold passed.
+    const d6 = 6 * (r * dr + g * dg + b * db - base);
+    const k = ((h1 - 1 - d6) >>> 31) + ((h2 - 1 - d6) >>> 31) + ((h3 - 1 - d6) >>> 31);
+    steps |= k << (i * 2);
+    const a = 3 - k;
+    a2 += a * a; sa += a; ar += a * r; ag += a * g; ab += a * b;
+  }
+  // Steps 0, 1, 2, 3 are palette indices 0, 2, 3, 1: the index's low bit is the step's high bit,
+  // its high bit the step's two bits XOR-ed (all 16 fields at once).
+  const hi = (steps >>> 1) & 0x55555555;
+  pickBits = hi | (((steps & 0x55555555) ^ hi) << 1);
+  pickA2 = a2; pickA = sa; pickAr = ar; pickAg = ag; pickAb = ab;
+}
+
+/** Endpoints of the last least-squares {@link fitEndpoints} (565, unordered), or -1 when singular. */
+let fitC0 = 0, fitC1 = 0;
+
+/**
+ * Least-squares endpoints for weights `a` (thirds of endpoint 0; endpoint 1 gets 3 - a) given as
+ * their sums: sum a^2, sum a, sum a*r/g/b, and the channel sums of the block.
+ */
+function fitEndpoints(a2: number, sa: number, ar: number, ag: number, abl: number, sr: number, sg: number, sb: number): boolean {
+  const ab = 3 * sa - a2, b2 = 144 - 6 * sa + a2;
+  const det = a2 * b2 - ab * ab;
+  if (det === 0) return false;
+  const br = 3 * sr - ar, bg = 3 * sg - ag, bbl = 3 * sb - abl;
+  const f = 3 / det;
+  // Rounded and clamped to 0..255 (x + 0.5 | 0 rounds half up like Math.round for x >= 0).
+  const r0 = (ar * b2 - br * ab) * f + 0.5, g0 = (ag * b2 - bg * ab) * f + 0.5, b0 = (abl * b2 - bbl * ab) * f + 0.5;
+  const r1 = (br * a2 - ar * ab) * f + 0.5, g1 = (bg * a2 - ag * ab) * f + 0.5, b1 = (bbl * a2 - abl * ab) * f + 0.5;
+  fitC0 = (Q5[r0 <= 0 ? 0 : r0 >= 255 ? 255 : r0 | 0]! << 11) | (Q6[g0 <= 0 ? 0 : g0 >= 255 ? 255 : g0 | 0]! << 5) | Q5[b0 <= 0 ? 0 : b0 >= 255 ? 255 : b0 | 0]!;
+  fitC1 = (Q5[r1 <= 0 ? 0 : r1 >= 255 ? 255 : r1 | 0]! << 11) | (Q6[g1 <= 0 ? 0 : g1 >= 255 ? 255 : g1 | 0]! << 5) | Q5[b1 <= 0 ? 0 : b1 >= 255 ? 255 : b1 | 0]!;
+  return true;
 }
 
 /**
- * Refits both endpoints to the indices in `resBits` by least squares; keeps the result when better.
- * The weights are thirds, so everything is summed as integers in units of 1/3.
+ * One 4-colour block (BC1 opaque, the colour half of BC2/BC3): the principal axis of the texels
+ * (covariance and power iteration), each texel's step along it between the extreme projections,
+ * endpoints fitted to those steps by least squares, indices picked for them, and the endpoints
+ * fitted once more to those indices (kept when they differ). Measured against the earlier
+ * extremes-then-refit fit on the bench picture and every corpus texture: better on the former
+ * (PSNR), the same summed over the latter, in about 0.6x the time (docs/textures.md).
  */
-function refit(): void {
-  const bits = resBits;
-  let a2 = 0, b2 = 0, ab = 0;
-  let ar = 0, ag = 0, abl = 0, br = 0, bg = 0, bbl = 0;
-  for (let i = 0; i < 16; i++) {
-    const a = REFIT_WEIGHTS3[(bits >>> (i * 2)) & 3]!;
-    const b = 3 - a;
-    const s = i * 4;
-    const r = tex[s]!, g = tex[s + 1]!, bl = tex[s + 2]!;
-    a2 += a * a; b2 += b * b; ab += a * b;
-    ar += a * r; ag += a * g; abl += a * bl;
-    br += b * r; bg += b * g; bbl += b * bl;
-  }
-  const det = a2 * b2 - ab * ab;
-  if (det === 0) return;
-  const f = 3 / det;
-  const e0r = (ar * b2 - br * ab) * f, e0g = (ag * b2 - bg * ab) * f, e0b = (abl * b2 - bbl * ab) * f;
-  const e1r = (br * a2 - ar * ab) * f, e1g = (bg * a2 - ag * ab) * f, e1b = (bbl * a2 - abl * ab) * f;
-  const c0 = resC0, c1 = resC1, err = resErr;
-  orderFourColour(to565(e0r, e0g, e0b), to565(e1r, e1g, e1b));
-  if (resErr >= err) { resC0 = c0; resC1 = c1; resBits = bits; resErr = err; }
-}
-
-/** 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere. */
-function orderFourColour(c0: number, c1: number): void {
-  if (c0 < c1) { const t = c0; c0 = c1; c1 = t; }
-  resC0 = c0; resC1 = c1;
-  if (c0 === c1) {
-    endpointPalette(c0, c1, true);
-    resBits = 0;
-    resErr = errorAtIndex0();
+function encodeColourBlock(out: Uint8Array, o: number): void {
+  const sr = mR, sg = mG, sb = mB, srr = mRR, srg = mRG, srb = mRB, sgg = mGG, sgb = mGB, sbb = mBB;
+  const fr = TR[0]!, fg = TG[0]!, fb = TB[0]!;
+  if (mSolid) {
+    // One colour: the table's endpoint pair for each channel, every index 2 (or 3 when swapped).
+    let c0 = (MATCH5[fr * 2]! << 11) | (MATCH6[fg * 2]! << 5) | MATCH5[fb * 2]!;
+    let c1 = (MATCH5[fr * 2 + 1]! << 11) | (MATCH6[fg * 2 + 1]! << 5) | MATCH5[fb * 2 + 1]!;
+    let bits = 0xaaaaaaaa | 0;
+    // Equal endpoints read as 3-colour mode, where index 0 is the endpoint itself (exact then).
+    if (c0 < c1) { const t = c0; c0 = c1; c1 = t; bits = -1; } else if (c0 === c1) bits = 0;
+    writeColourBlock(out, o, c0, c1, bits);
     return;
   }
-  endpointPalette(c0, c1, false);
-  pickFour();
+  // Covariance from the moments, then a few power iterations for the principal axis.
+  const xx = srr - (sr * sr) / 16, xy = srg - (sr * sg) / 16, xz = srb - (sr * sb) / 16;
+  const yy = sgg - (sg * sg) / 16, yz = sgb - (sg * sb) / 16, zz = sbb - (sb * sb) / 16;
+  let ax = 1, ay = 1, az = 1;
+  for (let it = 0; it < 3; it++) {
+    const nx = xx * ax + xy * ay + xz * az;
+    const ny = xy * ax + yy * ay + yz * az;
+    const nz = xz * ax + yz * ay + zz * az;
+    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
+    if (len < 1e-9) break;
+    const inv = 1 / len;
+    ax = nx * inv; ay = ny * inv; az = nz * inv;
+  }
+  let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
+  for (let i = 0; i < 16; i++) {
+    const t = TR[i]! * ax + TG[i]! * ay + TB[i]! * az;
+    TT[i] = t;
+    if (t < minT) { minT = t; minI = i; }
+    if (t > maxT) { maxT = t; maxI = i; }
+  }
+  // Each texel's step (0 at the max end = endpoint 0, 3 at the min end) and the fit's sums.
+  const sc = maxT > minT ? 3 / (maxT - minT) : 0;
+  let a2 = 0, sa = 0, ar = 0, ag = 0, abl = 0;
+  for (let i = 0; i < 16; i++) {
+    const a = 3 - (((maxT - TT[i]!) * sc + 0.5) | 0);
+    a2 += a * a; sa += a; ar += a * TR[i]!; ag += a * TG[i]!; abl += a * TB[i]!;
+  }
+  let c0: number, c1: number;
+  if (fitEndpoints(a2, sa, ar, ag, abl, sr, sg, sb)) { c0 = fitC0; c1 = fitC1; }
+  else {
+    c0 = (Q5[TR[maxI]!]! << 11) | (Q6[TG[maxI]!]! << 5) | Q5[TB[maxI]!]!;
+    c1 = (Q5[TR[minI]!]! << 11) | (Q6[TG[minI]!]! << 5) | Q5[TB[minI]!]!;
+  }
+  // 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere.
+  if (c0 < c1) { const t = c0; c0 = c1; c1 = t; }
+  if (c0 === c1) { writeColourBlock(out, o, c0, c1, 0); return; }
+  pickFour(c0, c1);
+  let bits = pickBits;
+  if (fitEndpoints(pickA2, pickA, pickAr, pickAg, pickAb, sr, sg, sb)) {
+    let m0 = fitC0, m1 = fitC1;
+    if (m0 < m1) { const t = m0; m0 = m1; m1 = t; }
+    if (m0 !== m1 && (m0 !== c0 || m1 !== c1)) {
+      pickFour(m0, m1);
+      bits = pickBits; c0 = m0; c1 = m1;
+    }
+  }
+  writeColourBlock(out, o, c0, c1, bits);
 }
 
-/** Index of the palette entry at 0, 1/3, 2/3 and 1 of the way from endpoint 0 to endpoint 1. */
-const PROJECTED_INDEX = new Int32Array([0, 2, 3, 1]);
+const epal = new Int32Array(9);
 
 /**
- * 4-colour indices by projecting each texel on the line between the two decoded endpoints
- * (16 dot products instead of 64 distances) into `resBits`, the squared error into `resErr`.
+ * A BC1 block with transparent texels: 3-colour mode (c0 <= c1), index 3 for alpha < 128, the
+ * opaque texels' principal-axis extremes as endpoints, each texel's nearest palette entry.
  */
-function pickFour(): void {
-  const r0 = epal[0]!, g0 = epal[1]!, b0 = epal[2]!;
-  const dr = epal[3]! - r0, dg = epal[4]! - g0, db = epal[5]! - b0;
-  const len2 = dr * dr + dg * dg + db * db;
-  const scale = len2 > 0 ? 3 / len2 : 0;
-  let bits = 0;
-  let err = 0;
+function encodePunchBlock(out: Uint8Array, o: number): void {
+  let n = 0, sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0;
   for (let i = 0; i < 16; i++) {
-    const s = i * 4;
-    const r = tex[s]!, g = tex[s + 1]!, b = tex[s + 2]!;
-    const t = ((r - r0) * dr + (g - g0) * dg + (b - b0) * db) * scale;
-    const k = t <= 0 ? 0 : t >= 3 ? 3 : (t + 0.5) | 0;
-    const idx = PROJECTED_INDEX[k]!;
-    bits |= idx << (i * 2);
-    const q = idx * 3;
-    const er = r - epal[q]!, eg = g - epal[q + 1]!, eb = b - epal[q + 2]!;
-    err += er * er * 2 + eg * eg * 4 + eb * eb;
+    if (TA[i]! < 128) continue;
+    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
+    sr += r; sg += g; sb += b;
+    srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
+    n++;
   }
-  resBits = bits;
-  resErr = err;
-}
-
-function errorAtIndex0(): number {
-  let e = 0;
-  for (let s = 0; s < 64; s += 4) {
-    const dr = tex[s]! - epal[0]!, dg = tex[s + 1]! - epal[1]!, db = tex[s + 2]! - epal[2]!;
-    e += dr * dr * 2 + dg * dg * 4 + db * db;
+  if (n === 0) {
+    // Fully transparent: every index 3.
+    writeColourBlock(out, o, 0, 0, -1);
+    return;
   }
-  return e;
-}
-
-/** 3-colour (punch-through) mode needs c0 <= c1; texels with alpha < 128 take index 3. */
-function pickThree(c0: number, c1: number): void {
+  const inv = 1 / n;
+  const xx = srr - sr * sr * inv, xy = srg - sr * sg * inv, xz = srb - sr * sb * inv;
+  const yy = sgg - sg * sg * inv, yz = sgb - sg * sb * inv, zz = sbb - sb * sb * inv;
+  let ax = 1, ay = 1, az = 1;
+  for (let it = 0; it < 3; it++) {
+    const nx = xx * ax + xy * ay + xz * az;
+    const ny = xy * ax + yy * ay + yz * az;
+    const nz = xz * ax + yz * ay + zz * az;
+    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
+    if (len < 1e-9) break;
+    ax = nx / len; ay = ny / len; az = nz / len;
+  }
+  let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
+  for (let i = 0; i < 16; i++) {
+    if (TA[i]! < 128) continue;
+    const t = TR[i]! * ax + TG[i]! * ay + TB[i]! * az;
+    if (t < minT) { minT = t; minI = i; }
+    if (t > maxT) { maxT = t; maxI = i; }
+  }
+  let c0 = (Q5[TR[minI]!]! << 11) | (Q6[TG[minI]!]! << 5) | Q5[TB[minI]!]!;
+  let c1 = (Q5[TR[maxI]!]! << 11) | (Q6[TG[maxI]!]! << 5) | Q5[TB[maxI]!]!;
   if (c0 > c1) { const t = c0; c0 = c1; c1 = t; }
-  endpointPalette(c0, c1, true);
+  const r0 = EXP5[c0 >> 11]!, g0 = EXP6[(c0 >> 5) & 63]!, b0 = EXP5[c0 & 31]!;
+  const r1 = EXP5[c1 >> 11]!, g1 = EXP6[(c1 >> 5) & 63]!, b1 = EXP5[c1 & 31]!;
+  epal[0] = r0; epal[1] = g0; epal[2] = b0;
+  epal[3] = r1; epal[4] = g1; epal[5] = b1;
+  epal[6] = (r0 + r1) >> 1; epal[7] = (g0 + g1) >> 1; epal[8] = (b0 + b1) >> 1;
   let bits = 0;
-  let err = 0;
   for (let i = 0; i < 16; i++) {
-    const s = i * 4;
-    if (tex[s + 3]! < 128) { bits |= 3 << (i * 2); continue; }
+    if (TA[i]! < 128) { bits |= 3 << (i * 2); continue; }
     let best = 0, bestD = 0x7fffffff;
     for (let k = 0; k < 3; k++) {
-      const dr = tex[s]! - epal[k * 3]!, dg = tex[s + 1]! - epal[k * 3 + 1]!, db = tex[s + 2]! - epal[k * 3 + 2]!;
+      const dr = TR[i]! - epal[k * 3]!, dg = TG[i]! - epal[k * 3 + 1]!, db = TB[i]! - epal[k * 3 + 2]!;
       const d = dr * dr * 2 + dg * dg * 4 + db * db;
       if (d < bestD) { bestD = d; best = k; }
     }
     bits |= best << (i * 2);
-    err += bestD;
   }
-  resC0 = c0; resC1 = c1; resBits = bits; resErr = err;
+  writeColourBlock(out, o, c0, c1, bits);
 }

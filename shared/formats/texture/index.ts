@@ -11,7 +11,7 @@ import { decodeDds, decodeDdsMip, probeDds, type DdsDocument } from './dds.ts';
 import { checkSize, type RgbaImage } from './image.ts';
 import { decodeJpeg, probeJpeg } from './jpeg.ts';
 import { decodePaa, decodePaaMip, encodePaa, mipPixels, paaInfo, probePaa, validatePaa, type PaaDocument } from './paa.ts';
-import { decodePng, probePng } from './png.ts';
+import { decodePng, probePng, type PngDecodeOptions } from './png.ts';
 import { decodeTga, decodeTgaImage, probeTga, type TgaDocument } from './tga.ts';
 
 export type { RgbaImage } from './image.ts';
@@ -46,13 +46,14 @@ export function probeTexture(bytes: Uint8Array, name = ''): TextureKind | undefi
   return undefined;
 }
 
-export function decodeTexture(bytes: Uint8Array, name = ''): TextureDocument {
+/** `opts.inflate`: a faster zlib inflater for PNG pictures (main passes Node's). */
+export function decodeTexture(bytes: Uint8Array, name = '', opts: PngDecodeOptions = {}): TextureDocument {
   const kind = probeTexture(bytes, name);
   switch (kind) {
     case 'paa': return decodePaa(bytes);
     case 'dds': return decodeDds(bytes);
     case 'tga': return decodeTga(bytes);
-    case 'png': return { kind, image: decodePng(bytes), bytes };
+    case 'png': return { kind, image: decodePng(bytes, opts), bytes };
     case 'jpeg': return { kind, image: decodeJpeg(bytes), bytes };
     case 'bmp': return { kind, image: decodeBmp(bytes), bytes };
     default: throw new DecodeError('not a texture this tool reads (PAA/PAC, DDS/EDDS, TGA, PNG, JPEG or BMP)', 0, '');

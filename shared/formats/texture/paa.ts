@@ -28,7 +28,7 @@ import { lzssDecompress } from '../../binary/lzss.ts';
 import { DecodeError, EncodeError, isDecodeError } from '../../errors.ts';
 import type { Problem } from '../../model/problems.ts';
 import { blockDataSize, decodeBlocks, encodeBlocks, type BlockFormat } from './dxt.ts';
-import { allocRgba, downsample, isOpaque, type RgbaImage } from './image.ts';
+import { allocRgba, averageFromSums, downsample, isOpaque, type RgbaImage } from './image.ts';
 import { averageColour, type Rgba8 } from './colour.ts';
 
 export type PaaType = 'dxt1' | 'dxt2' | 'dxt3' | 'dxt4' | 'dxt5' | 'argb4444' | 'argb1555' | 'argb8888' | 'ai88' | 'palette';
@@ -476,10 +476,12 @@ export function createPaa(img: RgbaImage, opts: PaaWriteOptions = {}): PaaDocume
   const levels: RgbaImage[] = [img];
   // DXT chains stop at a 4-texel side (a block); ARGB8888 goes on to 1x1 like AI88 files do.
   const minSide = format === 'argb8888' ? 1 : 4;
+  // The first halving also sums what AVGC needs (one pass over the picture fewer).
+  const sums = new Float64Array(7).fill(-1);
   while (levels.length < 16) {
     const last = levels[levels.length - 1]!;
     if (minSide > 1 ? Math.min(last.width, last.height) <= minSide : last.width === 1 && last.height === 1) break;
-    levels.push(downsample(last));
+    levels.push(downsample(last, levels.length === 1 ? sums : undefined));
   }
   const mips: PaaMip[] = levels.map((l) => {
     let stored: Uint8Array;
@@ -502,7 +504,7 @@ export function createPaa(img: RgbaImage, opts: PaaWriteOptions = {}): PaaDocume
     return { width: l.width, height: l.height, compression, lzssMarker: false, offset: 0, dataOffset: 0, stored };
   });
   const colourTag = (name: string, c: Rgba8): PaaTag => ({ name, offset: 0, data: new Uint8Array([c.b, c.g, c.r, c.a]) });
-  const tags: PaaTag[] = [colourTag('AVGC', averageColour(img)), colourTag('MAXC', { r: 255, g: 255, b: 255, a: 255 })];
+  const tags: PaaTag[] = [colourTag('AVGC', averageFromSums(sums, img.width * img.height) ?? averageColour(img)), colourTag('MAXC', { r: 255, g: 255, b: 255, a: 255 })];
   if (!opaque) tags.push({ name: 'FLAG', offset: 0, data: new Uint8Array([1, 0, 0, 0]) });
   tags.push({ name: 'OFFS', offset: 0, data: new Uint8Array(64) });
   const doc: PaaDocument = { kind: 'paa', type, typeCode: CODE_BY_TYPE.get(type)!, tags, palette: new Uint8Array(0), mips, trailer: new Uint8Array(6), byteLength: 0 };

@@ -4,12 +4,56 @@
  */
 import { encodeText } from '../../../binary/text.ts';
 import { EncodeError } from '../../../errors.ts';
+import { isDeferred } from '../../../model/deferred.ts';
 import { reusable } from '../../../model/lossless.ts';
 import { nanBitsOf } from '../../../schema/schema.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import { fixedText } from './decode.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import type { MlodDocument, MlodFaces, MlodLod, MlodTag } from './types.ts';
+
+/**
+ * Faces that write themselves a range at a time: a glTF import's LOD, whose face columns would be
+ * made from the model (80 bytes a face) only to be copied into the file (74). The importer leaves
+ * the columns deferred (shared/model/deferred.ts: any reader still gets them whole) and registers
+ * a source here; while the columns are not made, the encoder measures and writes the face block
+ * from the source in chunks of {@link FACE_CHUNK} faces, so the document never holds them.
+ */
+export interface MlodFaceSource {
+  /** Faces in the block. */
+  count: number;
+  /** Sum of min(4, vertexCount) over the faces (what selection tags are checked against). */
+  vertexTotal: number;
+  /** Fills the columns of `into` (sized for FACE_CHUNK faces) with faces `start`..`start + n - 1`. */
+  fill(start: number, n: number, into: MlodFaceColumns): void;
+}
+
+/** The per-face columns of {@link MlodFaces}. */
+export type MlodFaceColumns = Pick<MlodFaces, 'vertexCount' | 'pointIndex' | 'normalIndex' | 'uv' | 'flags' | 'textureIndex' | 'materialIndex'>;
+
+export const FACE_CHUNK = 4096;
+
+const faceSources = new WeakMap<MlodFaces, MlodFaceSource>();
+
+/** Registers `source` for `faces`, whose per-face columns must be deferred fields (see MlodFaceSource). */
+export function setFaceSource(faces: MlodFaces, source: MlodFaceSource): void {
+  faceSources.set(faces, source);
+}
+
+/** The source of `faces` while none of its columns has been made or assigned. */
+function streamed(f: MlodFaces): MlodFaceSource | undefined {
+  const src = faceSources.get(f);
+  if (!src) return undefined;
+  for (const k of ['vertexCount', 'pointIndex', 'normalIndex', 'uv', 'flags', 'textureIndex', 'materialIndex']) if (!isDeferred(f, k)) return undefined;
+  return src;
+}
+
+function chunkColumns(): MlodFaceColumns {
+  return {
+    vertexCount: new Uint32Array(FACE_CHUNK), pointIndex: new Uint32Array(FACE_CHUNK * 4), normalIndex: new Uint32Array(FACE_CHUNK * 4),
+    uv: new Float32Array(FACE_CHUNK * 8), flags: new Uint32Array(FACE_CHUNK), textureIndex: new Uint32Array(FACE_CHUNK), materialIndex: new Uint32Array(FACE_CHUNK),
+  };
+}
 
 const LOD_HEADER_SIZE = 28;
 const POINT_SIZE = 16;
@@ -97,11 +141,15 @@ function planLod(lod: MlodLod, reuse: boolean | undefined, where: string): LodPl
   if (lod.normals.length % 3) throw new EncodeError('normals must hold 3 floats each', `${where}/normals`);
   if (lod.signature !== 'P3DM' && lod.signature !== 'SP3X') throw new EncodeError(`unknown LOD signature ${String(lod.signature)}`, where);
   const sp3x = lod.signature === 'SP3X';
-  const nFaces = lod.faces.vertexCount.length;
+  const source = streamed(lod.faces);
+  const nFaces = source ? source.count : lod.faces.vertexCount.length;
   const faces = reusable(lod.faces, reuse) ? lod.faces.$raw : planFaces(lod.faces, sp3x, `${where}/faces`);
   let vertexTotal = 0;
-  const vc = lod.faces.vertexCount;
-  for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, vc[i]!);
+  if (source) vertexTotal = source.vertexTotal;
+  else {
+    const vc = lod.faces.vertexCount;
+    for (let i = 0; i < nFaces; i++) vertexTotal += Math.min(4, vc[i]!);
+  }
   let size = LOD_HEADER_SIZE + lod.headerExtra.length + nPoints * POINT_SIZE + lod.normals.byteLength;
   size += ArrayBuffer.isView(faces) ? faces.length : faces.size;
   size += TAGG.length;
@@ -196,12 +244,15 @@ function terminated(...parts: Uint8Array[]): Uint8Array {
 }
 
 function planFaces(f: MlodFaces, sp3x: boolean, where: string): FacesPlan {
-  const n = f.vertexCount.length;
-  for (const [name, arr, per] of [
-    ['pointIndex', f.pointIndex, 4], ['normalIndex', f.normalIndex, 4], ['uv', f.uv, 8],
-    ['flags', f.flags, 1], ['textureIndex', f.textureIndex, 1], ['materialIndex', f.materialIndex, 1],
-  ] as const) {
-    if (arr.length !== n * per) throw new EncodeError(`${name} holds ${arr.length} values; ${n * per} expected`, `${where}/${name}`);
+  const source = streamed(f);
+  const n = source ? source.count : f.vertexCount.length;
+  if (!source) {
+    for (const [name, arr, per] of [
+      ['pointIndex', f.pointIndex, 4], ['normalIndex', f.normalIndex, 4], ['uv', f.uv, 8],
+      ['flags', f.flags, 1], ['textureIndex', f.textureIndex, 1], ['materialIndex', f.materialIndex, 1],
+    ] as const) {
+      if (arr.length !== n * per) throw new EncodeError(`${name} holds ${arr.length} values; ${n * per} expected`, `${where}/${name}`);
+    }
   }
   const tex = f.textures.map((t) => encodeText(t));
   const mat = sp3x ? [] : f.materials.map((t) => encodeText(t));
@@ -214,35 +265,37 @@ function planFaces(f: MlodFaces, sp3x: boolean, where: string): FacesPlan {
   });
   const nTex = tex.length;
   const nMat = mat.length;
-  const textureIndex = f.textureIndex;
-  const materialIndex = f.materialIndex;
   let size = n * FACE_RECORD;
-  if (sp3x) {
-    size += n * SP3X_TEXTURE;
-    for (let i = 0; i < n; i++) {
-      const ti = textureIndex[i]!;
-      if (ti >= nTex) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
-    }
-    return { f, sp3x, textures: tex, tails: [], pairTail: undefined, nTex, nMat, size };
-  }
-  const pairTail = nTex * nMat <= MAX_PAIRS ? new Int32Array(nTex * nMat).fill(-1) : undefined;
+  if (sp3x) size += n * SP3X_TEXTURE;
+  const pairTail = !sp3x && nTex * nMat <= MAX_PAIRS ? new Int32Array(nTex * nMat).fill(-1) : undefined;
   const tails: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) {
-    const ti = textureIndex[i]!;
-    if (ti >= nTex) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
-    const mi = materialIndex[i]!;
-    if (mi >= nMat) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
-    if (pairTail) {
-      let c = pairTail[ti * nMat + mi]!;
-      if (c < 0) {
-        c = pairTail[ti * nMat + mi] = tails.length;
-        tails.push(terminated(tex[ti]!, mat[mi]!));
+  // The texture and material indices, a chunk at a time from a source, else the columns whole.
+  const cols = source ? chunkColumns() : f;
+  for (let start = 0; start < n; start += source ? FACE_CHUNK : n) {
+    const count = source ? Math.min(FACE_CHUNK, n - start) : n;
+    if (source) source.fill(start, count, cols);
+    const textureIndex = cols.textureIndex;
+    const materialIndex = cols.materialIndex;
+    for (let j = 0; j < count; j++) {
+      const i = start + j;
+      const ti = textureIndex[j]!;
+      if (ti >= nTex) throw new EncodeError(`texture index ${ti} is not in the texture table`, `${where}/textureIndex/${i}`);
+      if (sp3x) continue;
+      const mi = materialIndex[j]!;
+      if (mi >= nMat) throw new EncodeError(`material index ${mi} is not in the material table`, `${where}/materialIndex/${i}`);
+      if (pairTail) {
+        let c = pairTail[ti * nMat + mi]!;
+        if (c < 0) {
+          c = pairTail[ti * nMat + mi] = tails.length;
+          tails.push(terminated(tex[ti]!, mat[mi]!));
+        }
+        size += tails[c]!.length;
+      } else {
+        size += tex[ti]!.length + mat[mi]!.length + 2;
       }
-      size += tails[c]!.length;
-    } else {
-      size += tex[ti]!.length + mat[mi]!.length + 2;
     }
   }
+  if (sp3x) return { f, sp3x, textures: tex, tails: [], pairTail: undefined, nTex, nMat, size };
   if (!pairTail) for (const b of [...tex, ...mat]) tails.push(terminated(b));
   return { f, sp3x, textures: tex, tails, pairTail, nTex, nMat, size };
 }
@@ -252,27 +305,43 @@ function planFaces(f: MlodFaces, sp3x: boolean, where: string): FacesPlan {
  * writer calls cost more than everything else when a LOD has hundreds of thousands of faces).
  */
 function writeFaces(w: BinaryWriter, plan: FacesPlan): void {
-  const { f, sp3x, tails, pairTail, nTex, nMat } = plan;
-  const n = f.vertexCount.length;
+  const { f } = plan;
+  const source = streamed(f);
+  const n = source ? source.count : f.vertexCount.length;
   const start = w.claim(plan.size);
+  const limit = start + plan.size;
+  let o = start;
+  if (!source) o = writeFaceRecords(w, plan, f, 0, n, o);
+  else {
+    const cols = chunkColumns();
+    for (let first = 0; first < n; first += FACE_CHUNK) {
+      const count = Math.min(FACE_CHUNK, n - first);
+      source.fill(first, count, cols);
+      o = writeFaceRecords(w, plan, cols, first, count, o);
+    }
+  }
+  if (o !== limit) throw new Error(`MLOD face block measured ${plan.size} bytes but wrote ${o - start}`);
+}
+
+/** Faces `first`.. of the block from `cols` (whose row 0 is face `first`), written from `o`; returns the end. */
+function writeFaceRecords(w: BinaryWriter, plan: FacesPlan, cols: MlodFaceColumns, first: number, n: number, o: number): number {
+  const { f, sp3x, tails, pairTail, nTex, nMat } = plan;
   const out = w.data;
   const dv = w.dataView;
-  const vertexCount = f.vertexCount;
-  const pointIndex = f.pointIndex;
-  const normalIndex = f.normalIndex;
-  const uvBits = new Uint32Array(f.uv.buffer, f.uv.byteOffset, n * 8);
-  const flags = f.flags;
-  const textureIndex = f.textureIndex;
-  const materialIndex = f.materialIndex;
-  const limit = start + plan.size;
+  const vertexCount = cols.vertexCount;
+  const pointIndex = cols.pointIndex;
+  const normalIndex = cols.normalIndex;
+  const uvBits = new Uint32Array(cols.uv.buffer, cols.uv.byteOffset, n * 8);
+  const flags = cols.flags;
+  const textureIndex = cols.textureIndex;
+  const materialIndex = cols.materialIndex;
   // Records that start on a 4-byte boundary are stored as whole words (faster than DataView
   // stores); the host is little-endian, as the rest of the codecs assume for bulk arrays.
   const words = out.byteOffset === 0 ? new Uint32Array(out.buffer, 0, out.length >>> 2) : undefined;
-  let o = start;
   for (let i = 0; i < n; i++) {
     const ti = textureIndex[i]!;
     if (sp3x) {
-      const original = f.textureFields?.subarray(i * SP3X_TEXTURE, (i + 1) * SP3X_TEXTURE);
+      const original = f.textureFields?.subarray((first + i) * SP3X_TEXTURE, (first + i + 1) * SP3X_TEXTURE);
       // The field as read when it still holds this texture (bytes after the NUL survive).
       if (original && original.length === SP3X_TEXTURE && fixedText(original) === f.textures[ti]) out.set(original, o);
       else out.set(plan.textures[ti]!, o);
@@ -337,7 +406,7 @@ function writeFaces(w: BinaryWriter, plan: FacesPlan): void {
       o += m.length;
     }
   }
-  if (o !== limit) throw new Error(`MLOD face block measured ${plan.size} bytes but wrote ${o - start}`);
+  return o;
 }
 
 /** Bytes a tag written from its fields takes (name and size field included). */

@@ -20,12 +20,14 @@
  * normals as (-x, -y, z) of glTF's outward ones, keeping the vertex order.
  */
 import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
-import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
+import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodFaces, type MlodLod, type MlodTag } from './types.ts';
 import { chargeAllocation } from '../../../binary/budget.ts';
 import { ImportError } from '../../../import/errors.ts';
 import { requireMeshes, type WriterOptions } from '../../../import/common.ts';
 import { warnOnce, worldGeometry, type ImportMesh, type ImportModel } from '../../../import/model.ts';
 import type { GltfImporter } from '../../capabilities.ts';
+import { deferField } from '../../../model/deferred.ts';
+import { setFaceSource, type MlodFaceColumns } from './encode.ts';
 import type { EditCommand } from '../../../model/commands.ts';
 import type { NodePath } from '../../../model/path.ts';
 
@@ -189,9 +191,15 @@ function materialPaths(model: ImportModel, i: number, warnings: string[]): { tex
   return { texture: m.texture ?? '', rvmat };
 }
 
+/**
+ * The model as an MLOD document. Its LODs' face columns are deferred fields made on first read,
+ * and the MLOD encoder writes them from the model a chunk at a time without making them
+ * (encode.ts, MlodFaceSource): an import holds the glTF, the file and a few MB beside them,
+ * instead of 80 bytes a face of columns next to the file's 74.
+ */
 export function modelToMlod(model: ImportModel, opts: WriterOptions = {}): { doc: MlodDocument; warnings: string[] } {
   const { lods, warnings } = plan(model, opts);
-  return { doc: { signature: 'MLOD', version: 0x101, lods: lods.map(lodDocument), trailing: new Uint8Array(0) }, warnings };
+  return { doc: { signature: 'MLOD', version: 0x101, lods: lods.map((l) => lodDocument(l, true)), trailing: new Uint8Array(0) }, warnings };
 }
 
 function plan(model: ImportModel, opts: WriterOptions): { lods: LodPrep[]; warnings: string[] } {
@@ -389,29 +397,141 @@ function lodTags(prep: LodPrep, masses: Float32Array | undefined): MlodTag[] {
   return tags;
 }
 
-/** The LOD as the MLOD codec's document holds it (face columns). */
-function lodDocument(prep: LodPrep): MlodLod {
+/** A stretch of the LOD's faces that come from one material group of one part, in file order. */
+interface FaceRun {
+  first: number;
+  count: number;
+  part: FacePart;
+  group: number;
+  corner: readonly number[];
+}
+
+/** The LOD's faces as runs, in the order {@link eachFace} walks them. */
+function faceRuns(parts: FacePart[]): FaceRun[] {
+  const runs: FaceRun[] = [];
+  let first = 0;
+  for (const part of parts) {
+    const corner = part.flip ? [0, 2, 1] : [0, 1, 2];
+    part.groups.forEach((g, gi) => {
+      const count = Math.ceil(g.count / 3);
+      if (count > 0) runs.push({ first, count, part, group: gi, corner });
+      first += count;
+    });
+  }
+  return runs;
+}
+
+/**
+ * Faces `start`..`start + n - 1` into `into`'s columns (row 0 = face `start`): triangles, corner 4
+ * empty, flags 0, as the columns of {@link lodDocument} hold them.
+ */
+function fillFaces(runs: FaceRun[], pointOf: Uint32Array, normalOf: Uint32Array, start: number, n: number, into: MlodFaceColumns): void {
+  let lo = 0, hi = runs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (runs[mid]!.first <= start) lo = mid;
+    else hi = mid - 1;
+  }
+  const { vertexCount, pointIndex, normalIndex, uv, flags, textureIndex, materialIndex } = into;
+  let r = lo;
+  for (let j = 0; j < n; ) {
+    const run = runs[r++]!;
+    const { part, corner } = run;
+    const g = part.groups[run.group]!;
+    const ids = part.ids[run.group]!;
+    const uv0 = part.uvs[0];
+    const tris = part.tris;
+    const base = part.base;
+    const c0 = corner[0]!, c1 = corner[1]!, c2 = corner[2]!;
+    for (let k = start + j - run.first; k < run.count && j < n; k++, j++) {
+      const t = g.start + k * 3;
+      const v0 = tris[t + c0]!, v1 = tris[t + c1]!, v2 = tris[t + c2]!;
+      const j4 = j * 4, j8 = j * 8;
+      vertexCount[j] = 3;
+      pointIndex[j4] = pointOf[base + v0]!; pointIndex[j4 + 1] = pointOf[base + v1]!; pointIndex[j4 + 2] = pointOf[base + v2]!; pointIndex[j4 + 3] = 0;
+      normalIndex[j4] = normalOf[base + v0]!; normalIndex[j4 + 1] = normalOf[base + v1]!; normalIndex[j4 + 2] = normalOf[base + v2]!; normalIndex[j4 + 3] = 0;
+      if (uv0) {
+        uv[j8] = uv0[v0 * 2]!; uv[j8 + 1] = uv0[v0 * 2 + 1]!;
+        uv[j8 + 2] = uv0[v1 * 2]!; uv[j8 + 3] = uv0[v1 * 2 + 1]!;
+        uv[j8 + 4] = uv0[v2 * 2]!; uv[j8 + 5] = uv0[v2 * 2 + 1]!;
+      } else {
+        uv[j8] = 0; uv[j8 + 1] = 0; uv[j8 + 2] = 0; uv[j8 + 3] = 0; uv[j8 + 4] = 0; uv[j8 + 5] = 0;
+      }
+      uv[j8 + 6] = 0; uv[j8 + 7] = 0;
+      flags[j] = 0;
+      textureIndex[j] = ids.ti;
+      materialIndex[j] = ids.mi;
+    }
+  }
+}
+
+/**
+ * The LOD as the MLOD codec's document holds it (face columns). `stream`: the per-face columns are
+ * deferred fields, and the encoder writes them from the model in chunks (see {@link modelToMlod});
+ * otherwise (a LOD that replaces one in an open document) they are made while walking the faces,
+ * which the tests hold the streamed faces to.
+ */
+function lodDocument(prep: LodPrep, stream = false): MlodLod {
   const { nFaces, nPoints, pointWeld, normalWeld } = prep;
   chargeAllocation(nFaces * 88 + nPoints * 16, 'P3D LOD', 0, `LOD ${prep.name}`);
-  const faces = {
-    vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
-    uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures: prep.textures.map((t) => nulFree(t, 'texture path')), textureIndex: new Uint32Array(nFaces),
-    materials: prep.materials.map((m) => nulFree(m, 'material path')), materialIndex: new Uint32Array(nFaces),
+  const textures = prep.textures.map((t) => nulFree(t, 'texture path'));
+  const materials = prep.materials.map((m) => nulFree(m, 'material path'));
+  const pointOf = pointWeld.map, normalOf = normalWeld.map;
+  const runs = stream ? faceRuns(prep.parts) : [];
+  const whole = (): MlodFaceColumns => {
+    const cols: MlodFaceColumns = {
+      vertexCount: new Uint32Array(nFaces), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
+      uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textureIndex: new Uint32Array(nFaces), materialIndex: new Uint32Array(nFaces),
+    };
+    if (nFaces) fillFaces(runs, pointOf, normalOf, 0, nFaces, cols);
+    return cols;
   };
-  const masses = eachFace(prep, (fi, part, gi, t, corner) => {
-    const uv0 = part.uvs[0];
-    for (let c = 0; c < 3; c++) {
-      const v = part.tris[t + corner[c]!]!;
-      faces.pointIndex[fi * 4 + c] = pointWeld.map[part.base + v]!;
-      faces.normalIndex[fi * 4 + c] = normalWeld.map[part.base + v]!;
-      if (uv0) { faces.uv[fi * 8 + c * 2] = uv0[v * 2]!; faces.uv[fi * 8 + c * 2 + 1] = uv0[v * 2 + 1]!; }
-    }
-    faces.textureIndex[fi] = part.ids[gi]!.ti;
-    faces.materialIndex[fi] = part.ids[gi]!.mi;
-  });
+  let faces: MlodFaces;
+  let masses: Float32Array | undefined;
+  if (!stream) {
+    // The columns made while walking the faces (which also fills selections, UV sets, masses).
+    faces = {
+      vertexCount: new Uint32Array(nFaces).fill(3), pointIndex: new Uint32Array(nFaces * 4), normalIndex: new Uint32Array(nFaces * 4),
+      uv: new Float32Array(nFaces * 8), flags: new Uint32Array(nFaces), textures, textureIndex: new Uint32Array(nFaces), materials, materialIndex: new Uint32Array(nFaces),
+    };
+    const f = faces;
+    masses = eachFace(prep, (fi, part, gi, t, corner) => {
+      const uv0 = part.uvs[0];
+      for (let c = 0; c < 3; c++) {
+        const v = part.tris[t + corner[c]!]!;
+        f.pointIndex[fi * 4 + c] = pointOf[part.base + v]!;
+        f.normalIndex[fi * 4 + c] = normalOf[part.base + v]!;
+        if (uv0) { f.uv[fi * 8 + c * 2] = uv0[v * 2]!; f.uv[fi * 8 + c * 2 + 1] = uv0[v * 2 + 1]!; }
+      }
+      f.textureIndex[fi] = part.ids[gi]!.ti;
+      f.materialIndex[fi] = part.ids[gi]!.mi;
+    });
+  } else {
+    // Selections, extra UV sets and masses are filled by walking the faces once.
+    masses = eachFace(prep, () => undefined);
+    // The same fields in the same order, the per-face ones deferred (one make serves them all).
+    let made: MlodFaceColumns | undefined;
+    const col = <K extends keyof MlodFaceColumns>(k: K) => (): MlodFaceColumns[K] => (made ??= whole())[k];
+    faces = {} as MlodFaces;
+    deferField(faces, 'vertexCount', col('vertexCount'), nFaces);
+    deferField(faces, 'pointIndex', col('pointIndex'), nFaces * 4);
+    deferField(faces, 'normalIndex', col('normalIndex'), nFaces * 4);
+    deferField(faces, 'uv', col('uv'), nFaces * 8);
+    deferField(faces, 'flags', col('flags'), nFaces);
+    faces.textures = textures;
+    deferField(faces, 'textureIndex', col('textureIndex'), nFaces);
+    faces.materials = materials;
+    deferField(faces, 'materialIndex', col('materialIndex'), nFaces);
+    setFaceSource(faces, { count: nFaces, vertexTotal: nFaces * 3, fill: (start, n, into) => fillFaces(runs, pointOf, normalOf, start, n, into) });
+  }
+  const points = uniqueOf(prep.points, pointWeld);
+  const normals = uniqueOf(prep.normals, normalWeld);
+  // The welds' first-vertex lists were only for the unique points and normals.
+  pointWeld.first = new Uint32Array(0);
+  normalWeld.first = new Uint32Array(0);
   return {
     signature: 'P3DM', headerSize: 28, version: 0x100, flags: 0, headerExtra: new Uint8Array(0),
-    points: uniqueOf(prep.points, pointWeld), pointFlags: new Uint32Array(nPoints), normals: uniqueOf(prep.normals, normalWeld), faces,
+    points, pointFlags: new Uint32Array(nPoints), normals, faces,
     tags: lodTags(prep, masses), resolution: prep.resolution,
   };
 }

@@ -23,25 +23,16 @@ import { startHost } from '../main/host/server.ts';
 import { encodeEnvelope, decodeEnvelope } from '../shared/ipc/wire.ts';
 import type { DocSnapshot, Result } from '../shared/ipc/contract.ts';
 import { launchChromium } from './lib/preview-hook.ts';
-import { findEdit, openFds, rssOf, settle, type Edit } from './lib/soak-measure.ts';
+import { findEdit, openFds, rssOf, settle, type Edit, type SoakResult } from './lib/soak-measure.ts';
 
-export interface BrowserSoakResult {
-  cycles: number;
-  warm: number;
-  files: { file: string; format: string; edit: string }[];
-  /** Files for which no edit was found (opened, saved untouched and closed instead). */
-  noEdit: string[];
-  rssAfterWarm: number;
-  rssAfterRun: number;
-  fdsAfterWarm: number | null;
-  fdsAfterRun: number | null;
+/** The service soak's figures, and the page's: Chromium's renderer processes and the page's heap. */
+export interface BrowserSoakResult extends SoakResult {
   /** Chromium's renderer processes (summed VmRSS: the page's and Chromium's own), or null where /proc cannot say. */
   rendererRssAfterWarm: number | null;
   rendererRssAfterRun: number | null;
   /** The page's JavaScript heap in use, after a collection. */
   pageHeapAfterWarm: number;
   pageHeapAfterRun: number;
-  ms: number;
 }
 
 /** The pids of Chromium's renderer processes started under process `ancestor` (Linux /proc). */

@@ -15,20 +15,7 @@
 import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DocumentService } from '../main/documents/document-service.ts';
-import { findEdit, openFds, settle, type Edit } from './lib/soak-measure.ts';
-
-export interface SoakResult {
-  cycles: number;
-  warm: number;
-  files: { file: string; format: string; edit: string }[];
-  /** Files for which no edit was found (opened, saved untouched and closed instead). */
-  noEdit: string[];
-  rssAfterWarm: number;
-  rssAfterRun: number;
-  fdsAfterWarm: number | null;
-  fdsAfterRun: number | null;
-  ms: number;
-}
+import { findEdit, openFds, settle, type Edit, type SoakResult } from './lib/soak-measure.ts';
 
 async function main(): Promise<void> {
   const [dir, cyclesArg, ...sources] = process.argv.slice(2);

@@ -62,3 +62,17 @@ export async function findEdit(svc: DocumentService, id: string, outline: Outlin
   }
   return undefined;
 }
+
+/** What a soak run reports (one JSON line): RSS and open handles after the warm-up and after the run. */
+export interface SoakResult {
+  cycles: number;
+  warm: number;
+  files: { file: string; format: string; edit: string }[];
+  /** Files for which no edit was found (opened, saved untouched and closed instead). */
+  noEdit: string[];
+  rssAfterWarm: number;
+  rssAfterRun: number;
+  fdsAfterWarm: number | null;
+  fdsAfterRun: number | null;
+  ms: number;
+}

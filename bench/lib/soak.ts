@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasCorpus } from '../../test/helpers/corpus.ts';
-import type { SoakResult } from '../soak-probe.ts';
+import type { SoakResult } from './soak-measure.ts';
 import type { BrowserSoakResult } from '../soak-browser-probe.ts';
 import { corpusInputs, FORMAT_IDS, shortName } from './inputs.ts';
 import type { Row } from './report.ts';

@@ -374,6 +374,27 @@ function encodeScalarBlock(out: Uint8Array, o: number, chan: Int32Array): void {
 }
 
 /** 8-bit channel -> nearest 5-bit / 6-bit value. */
+/** The principal axis {@link principalAxis} found last (module fields: no allocation per block). */
+let axisX = 1, axisY = 1, axisZ = 1;
+
+/**
+ * The principal axis of a block's colours from their covariance (xx..zz): three power iterations
+ * from (1, 1, 1), each scaled so its largest component is 1; stays (1, 1, 1) for a flat block.
+ */
+function principalAxis(xx: number, xy: number, xz: number, yy: number, yz: number, zz: number): void {
+  let ax = 1, ay = 1, az = 1;
+  for (let it = 0; it < 3; it++) {
+    const nx = xx * ax + xy * ay + xz * az;
+    const ny = xy * ax + yy * ay + yz * az;
+    const nz = xz * ax + yz * ay + zz * az;
+    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
+    if (len < 1e-9) break;
+    const inv = 1 / len;
+    ax = nx * inv; ay = ny * inv; az = nz * inv;
+  }
+  axisX = ax; axisY = ay; axisZ = az;
+}
+
 const Q5 = new Uint8Array(256);
 const Q6 = new Uint8Array(256);
 for (let i = 0; i < 256; i++) { Q5[i] = Math.round((i * 31) / 255); Q6[i] = Math.round((i * 63) / 255); }
@@ -483,16 +504,8 @@ function encodeColourBlock(out: Uint8Array, o: number): void {
   // Covariance from the moments, then a few power iterations for the principal axis.
   const xx = srr - (sr * sr) / 16, xy = srg - (sr * sg) / 16, xz = srb - (sr * sb) / 16;
   const yy = sgg - (sg * sg) / 16, yz = sgb - (sg * sb) / 16, zz = sbb - (sb * sb) / 16;
-  let ax = 1, ay = 1, az = 1;
-  for (let it = 0; it < 3; it++) {
-    const nx = xx * ax + xy * ay + xz * az;
-    const ny = xy * ax + yy * ay + yz * az;
-    const nz = xz * ax + yz * ay + zz * az;
-    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
-    if (len < 1e-9) break;
-    const inv = 1 / len;
-    ax = nx * inv; ay = ny * inv; az = nz * inv;
-  }
+  principalAxis(xx, xy, xz, yy, yz, zz);
+  const ax = axisX, ay = axisY, az = axisZ;
   let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
   for (let i = 0; i < 16; i++) {
     const t = TR[i]! * ax + TG[i]! * ay + TB[i]! * az;
@@ -552,15 +565,8 @@ function encodePunchBlock(out: Uint8Array, o: number): void {
   const inv = 1 / n;
   const xx = srr - sr * sr * inv, xy = srg - sr * sg * inv, xz = srb - sr * sb * inv;
   const yy = sgg - sg * sg * inv, yz = sgb - sg * sb * inv, zz = sbb - sb * sb * inv;
-  let ax = 1, ay = 1, az = 1;
-  for (let it = 0; it < 3; it++) {
-    const nx = xx * ax + xy * ay + xz * az;
-    const ny = xy * ax + yy * ay + yz * az;
-    const nz = xz * ax + yz * ay + zz * az;
-    const len = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
-    if (len < 1e-9) break;
-    ax = nx / len; ay = ny / len; az = nz / len;
-  }
+  principalAxis(xx, xy, xz, yy, yz, zz);
+  const ax = axisX, ay = axisY, az = axisZ;
   let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
   for (let i = 0; i < 16; i++) {
     if (TA[i]! < 128) continue;

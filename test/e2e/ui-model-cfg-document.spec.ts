@@ -52,7 +52,7 @@ test('a model.cfg opens as a class tree, a value edited in the inspector is save
   await expect(axis.locator('[data-testid=field-input]')).toHaveCount(0);
 });
 
-test('the Animations panel chooses the model.cfg that animates a model, and opens it', async ({ page, lodsmith }) => {
+test('the Animations panel chooses the model.cfg that animates a model, and opens it', async ({ page, lodsmith }, info) => {
   test.skip(!existsSync(join(house, 'model.cfg')), 'corpus file absent');
   await mkdir(join(lodsmith.root, 'house'), { recursive: true });
   await mkdir(join(lodsmith.root, 'configs'), { recursive: true });
@@ -76,6 +76,7 @@ test('the Animations panel chooses the model.cfg that animates a model, and open
   await page.getByTestId('animations').click();
   await expect(panel.getByTestId('source-config')).toContainText('house.cfg');
   await expect(panel.getByTestId('source-config')).toContainText('chosen');
+  await page.screenshot({ path: info.outputPath('model-config-chosen.png') });
   await panel.getByRole('button', { name: 'Open house.cfg' }).click();
   await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(2);
   await expect(page.locator('[data-testid=tree-row]').filter({ hasText: 'CfgModels' })).toHaveCount(1);

@@ -23,7 +23,7 @@ import { startHost } from '../main/host/server.ts';
 import { encodeEnvelope, decodeEnvelope } from '../shared/ipc/wire.ts';
 import type { DocSnapshot, Result } from '../shared/ipc/contract.ts';
 import { launchChromium } from './lib/preview-hook.ts';
-import { findEdit, openFds, rssOf, settle, type Edit, type SoakResult } from './lib/soak-measure.ts';
+import { editsOf, openFds, rssOf, settle, type SoakResult } from './lib/soak-measure.ts';
 
 /** The service soak's figures, and the page's: Chromium's renderer processes and the page's heap. */
 export interface BrowserSoakResult extends SoakResult {
@@ -81,15 +81,7 @@ async function main(): Promise<void> {
   });
   // The edits, found with a service of our own (the host's is the same code on the same files).
   const svc = new DocumentService({ configDir: join(dir, 'probe-config') });
-  const edits = new Map<string, Edit | undefined>();
-  const described: BrowserSoakResult['files'] = [];
-  for (const f of files) {
-    const snap = await svc.open(f);
-    const edit = await findEdit(svc, snap.id, snap.outline);
-    edits.set(f, edit);
-    described.push({ file: basename(f), format: snap.format, edit: edit ? JSON.stringify(edit.path) : '-' });
-    await svc.close(snap.id);
-  }
+  const { edits, described } = await editsOf(svc, files);
 
   const host = await startHost({ roots: [root], configDir: join(dir, 'config'), rendererDir, samplePath: null, version: 'soak', log: () => undefined });
   const invoke = async <T>(channel: string, req: unknown): Promise<T> => {

@@ -15,7 +15,7 @@
 import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DocumentService } from '../main/documents/document-service.ts';
-import { findEdit, openFds, settle, type Edit, type SoakResult } from './lib/soak-measure.ts';
+import { editsOf, openFds, settle, type SoakResult } from './lib/soak-measure.ts';
 
 async function main(): Promise<void> {
   const [dir, cyclesArg, ...sources] = process.argv.slice(2);
@@ -28,15 +28,7 @@ async function main(): Promise<void> {
     copyFileSync(s, to);
     return to;
   });
-  const edits = new Map<string, Edit | undefined>();
-  const described: SoakResult['files'] = [];
-  for (const f of files) {
-    const snap = await svc.open(f);
-    const edit = await findEdit(svc, snap.id, snap.outline);
-    edits.set(f, edit);
-    described.push({ file: basename(f), format: snap.format, edit: edit ? JSON.stringify(edit.path) : '-' });
-    await svc.close(snap.id);
-  }
+  const { edits, described } = await editsOf(svc, files);
   const t0 = performance.now();
   let rssAfterWarm = 0;
   let fdsAfterWarm: number | null = null;

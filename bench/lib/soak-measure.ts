@@ -4,6 +4,7 @@
  * are read after a full garbage collection.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { DocumentService } from '../../main/documents/document-service.ts';
 import type { NodePath } from '../../shared/model/path.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
@@ -75,4 +76,21 @@ export interface SoakResult {
   fdsAfterWarm: number | null;
   fdsAfterRun: number | null;
   ms: number;
+}
+
+/**
+ * The edit each soak file gets, found by opening it once in `svc` (undefined where the file has no
+ * editable number: it is saved untouched), and how the result line describes the files.
+ */
+export async function editsOf(svc: DocumentService, files: readonly string[]): Promise<{ edits: Map<string, Edit | undefined>; described: SoakResult['files'] }> {
+  const edits = new Map<string, Edit | undefined>();
+  const described: SoakResult['files'] = [];
+  for (const f of files) {
+    const snap = await svc.open(f);
+    const edit = await findEdit(svc, snap.id, snap.outline);
+    edits.set(f, edit);
+    described.push({ file: basename(f), format: snap.format, edit: edit ? JSON.stringify(edit.path) : '-' });
+    await svc.close(snap.id);
+  }
+  return { edits, described };
 }

@@ -9,18 +9,8 @@ import { findModelClass, readModelCfg, skeletonOf, type CfgModel, type CfgSkelet
 import { animationPhase, type PoseAnimation } from '../../shared/formats/p3d/modelcfg/animate.ts';
 import { memoryLod, poseMlod, selectionOf, selectionPoints } from '../../shared/formats/p3d/modelcfg/pose-mlod.ts';
 import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
+import { rotateAbout, type V3 as V } from '../helpers/rotate.ts';
 
-type V = [number, number, number];
-/** Rotation of p about the line through c along k by angle, right-handed in the given coordinates (written here apart from the code under test). */
-function rotate(p: V, c: V, k: V, angle: number): V {
-  const l = Math.hypot(...k);
-  const u: V = [k[0] / l, k[1] / l, k[2] / l];
-  const v: V = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
-  const cross: V = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-  const dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-  const cs = Math.cos(angle), sn = Math.sin(angle);
-  return [0, 1, 2].map((a) => c[a]! + v[a]! * cs + cross[a]! * sn + u[a]! * dot * (1 - cs)) as V;
-}
 
 function lodSize(lod: MlodLod): number {
   const P = lod.points;
@@ -70,7 +60,7 @@ describe.skipIf(!hasPairs)('model.cfg animations on the corpus pairs', () => {
         if (door === 'door1' || door === 'door2') {
           const [b, e] = selectionPoints(mem, `${door}_axis`);
           const angle1 = door === 'door1' ? 1.4 : -1.4;
-          want = rotate(p, b!, [e![0] - b![0], e![1] - b![1], e![2] - b![2]], angle1 * value);
+          want = rotateAbout(p, b!, [e![0] - b![0], e![1] - b![1], e![2] - b![2]], angle1 * value);
           movedDoorPoints++;
         }
         for (let a = 0; a < 3; a++) expect(Math.abs(q[a]! - want[a]!)).toBeLessThanOrEqual(tol);
@@ -174,7 +164,7 @@ describe('model.cfg animations on generated models', () => {
     for (let i = 0; i < 8; i++) {
       const p = pt(doc, i);
       let want = i >= 4 ? ([p[0] + 1, p[1], p[2]] as V) : p; // the hand slides first (own), then turns with the arm
-      want = rotate(want, [0, 0, 0], [0, 1, 0], Math.PI / 2);
+      want = rotateAbout(want, [0, 0, 0], [0, 1, 0], Math.PI / 2);
       pt(posed, i).forEach((x, a) => expect(x).toBeCloseTo(want[a]!, 5));
     }
   });
@@ -208,7 +198,7 @@ describe('model.cfg animations on generated models', () => {
     const posed = poseMlod(doc, model, skeleton, new Map([['s', 0], ['t', 0.5]]));
     for (let i = 0; i < 4; i++) {
       // rotationY about the centre of axis_b ((2,0,0)..(2,0,1)), angle 0.7; then +1.5 axis lengths along +z.
-      const r = rotate(pt(doc, i), [2, 0, 0.5], [0, 1, 0], 0.7);
+      const r = rotateAbout(pt(doc, i), [2, 0, 0.5], [0, 1, 0], 0.7);
       const want: V = [r[0], r[1], r[2] + 1.5];
       pt(posed, i).forEach((x, k) => expect(x).toBeCloseTo(want[k]!, 5));
     }

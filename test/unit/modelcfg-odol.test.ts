@@ -7,17 +7,8 @@ import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { odolAnimatedScene, odolSources } from '../../shared/formats/p3d/modelcfg/index.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
+import { rotateAbout, type V3 as V } from '../helpers/rotate.ts';
 
-type V = [number, number, number];
-function rotate(p: V, c: V, k: V, angle: number): V {
-  const l = Math.hypot(...k);
-  const u: V = [k[0] / l, k[1] / l, k[2] / l];
-  const v: V = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
-  const cross: V = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-  const dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-  const cs = Math.cos(angle), sn = Math.sin(angle);
-  return [0, 1, 2].map((a) => c[a]! + v[a]! * cs + cross[a]! * sn + u[a]! * dot * (1 - cs)) as V;
-}
 function mul(a: readonly number[], b: readonly number[]): number[] {
   const o = new Array<number>(16).fill(0);
   for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) o[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
@@ -70,7 +61,7 @@ describe.skipIf(!hasCorpus || !existsSync(trapFile))('ODOL compiled animations',
         const bone = doc.lods[0]!.subSkeletonsToSkeleton[refs[v * 12 + 4]!]!;
         const ci = links.findIndex((l) => l.bone === bone);
         const axis = links[ci]!.axis as unknown as { axisPos: V; axisDir: V };
-        want = rotate(p, axis.axisPos, axis.axisDir, Number(cls[ci]!.params[1]) * value);
+        want = rotateAbout(p, axis.axisPos, axis.axisDir, Number(cls[ci]!.params[1]) * value);
         moved[bone]!++;
       }
       const got: V = [P[v * 3]!, P[v * 3 + 1]!, -P[v * 3 + 2]!];

@@ -14,5 +14,5 @@ const a = parseFuzzArgs('fuzz:pbo', USAGE, { inputs: 5000, seconds: 60, seed: 1 
 
 const seeds = generatedPboSeeds();
 const stats = fuzzPbo(seeds, a);
-console.log(`${stats.inputs} inputs from ${seeds.length} seeds: ${stats.read} read, ${stats.refused} refused with one error, ${stats.entries} entries expanded, ${stats.findings.length} findings`);
+console.log(`${stats.inputs} inputs from ${seeds.length} seeds: ${stats.read} read, ${stats.refused} refused with one error, ${stats.entries} entries expanded, ${stats.models} models run through the editor's pipeline, ${stats.findings.length} findings`);
 saveFindingsAndExit(stats.findings, 'pbo', '.bin', (f) => ({ seed: f.seed, kind: f.kind, desc: f.desc, message: f.message }), (f) => `${f.seed} ${f.kind} ${f.desc}: ${f.message}`);

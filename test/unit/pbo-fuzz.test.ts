@@ -10,9 +10,11 @@ describe('PBO fuzzing', () => {
     expect(stats.read).toBeGreaterThan(100);
     expect(stats.refused).toBeGreaterThan(20);
     expect(stats.entries).toBeGreaterThan(100);
+    // The archives' models (an MLOD and a model.cfg) went through the editor's pipeline too.
+    expect(stats.models).toBeGreaterThan(10);
   });
 
   it('the seeds read whole, every entry expanded', () => {
-    for (const s of generatedPboSeeds()) expect(runPboInput(s.bytes), s.name).toEqual({ outcome: 'ok', entries: 3 });
+    for (const s of generatedPboSeeds()) expect(runPboInput(s.bytes), s.name).toEqual({ outcome: 'ok', entries: 5, models: 2 });
   });
 });

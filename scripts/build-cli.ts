@@ -68,13 +68,25 @@ const CJS_BUILTINS = new Set(['process', 'util', 'child_process', 'events', 'pat
  * Each built-in module the bundled code imports becomes a small module that takes the names it
  * exports from `process.getBuiltinModule` (data properties only: a getter's module loads only
  * if the code reads it through the default export). A name that is only a getter fails the build.
+ *
+ * Some data properties load a module of their own the first time they are read (V8's lazy
+ * data properties: `fs.Dir`, `fs.opendir` and `fs.opendirSync` load internal/fs/dir), so taking
+ * every name in one destructuring loaded those modules on every run (~0.5 M instructions of
+ * `lodsmith info`, valgrind). Each name is read by a call marked pure instead, which the bundler
+ * drops when the name is not used: only the names the CLI imports are read.
  */
 function esmBuiltinSource(name: string): string {
   const mod = process.getBuiltinModule(`node:${name}`) as Record<string, unknown>;
   const names = Object.entries(Object.getOwnPropertyDescriptors(mod))
-    .filter(([k, d]) => 'value' in d && /^[A-Za-z$][\w$]*$/.test(k) && !['default', 'length', 'name', 'prototype'].includes(k))
+    .filter(([k, d]) => 'value' in d && /^[A-Za-z_][\w$]*$/.test(k) && !['default', 'length', 'name', 'prototype'].includes(k))
     .map(([k]) => k);
-  return [`const m = process.getBuiltinModule('node:${name}');`, 'export default m;', `export const { ${names.join(', ')} } = m;`].join('\n');
+  // Local names no built-in module exports (they start with `$`).
+  return [
+    `const $builtin = process.getBuiltinModule('node:${name}');`,
+    'const $read = (k) => $builtin[k];',
+    'export default $builtin;',
+    ...names.map((k) => `export const ${k} = /* @__PURE__ */ $read(${JSON.stringify(k)});`),
+  ].join('\n');
 }
 
 const cjsBuiltins: Plugin = {

@@ -13,9 +13,17 @@ export function humanBytes(n: number): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
 }
 
-/** `12 345` style grouping: readable and unambiguous in every locale. */
+/**
+ * `12 345` style grouping: readable and unambiguous in every locale. Counts (every one `info`
+ * prints) are grouped by a loop: the regular expression, compiled on first use, was a visible
+ * part of a short command's start-up.
+ */
 export function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  const s = String(n);
+  if (!Number.isSafeInteger(n) || n < 0) return s.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  let out = s.slice(0, ((s.length - 1) % 3) + 1);
+  for (let i = out.length; i < s.length; i += 3) out += ` ${s.slice(i, i + 3)}`;
+  return out;
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {

@@ -35,8 +35,9 @@ function bundleIsCurrent(dir) {
  * holds every function the run compiled. One cache per file and command (`info`, `check`, ...),
  * since each command runs other functions of the same chunk. The same command on a file of
  * another format runs other functions of the core chunk too: a run whose command loaded a set
- * of chunks not seen before (listed in `runs.<command>` beside the caches) saves the caches of
- * all its chunks again, which then hold what the earlier runs compiled and what this one added.
+ * of chunks not seen before (a marker file `runs.<command>.<hash>` beside the caches says which
+ * were seen) saves the caches of all its chunks again, which then hold what the earlier runs
+ * compiled and what this one added.
  *
  * Cache files are named after the chunk, whose name carries a hash of its content: a rebuilt
  * chunk has a new name. V8 itself refuses a cache made by another V8,
@@ -109,44 +110,54 @@ function runBundle(entry) {
     script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
     return module.exports;
   };
-  if (folder) process.once('exit', () => saveCaches(folder, command, modules, toSave));
+  if (folder) process.once('exit', () => atExit(folder, command, modules, toSave));
   load(entry);
 }
 
-/** Run signatures kept per command (a new build's chunks make new ones). */
-const MAX_RUNS = 200;
+/**
+ * The file that says this command has loaded this set of chunks before: `runs.<command>.<hash of
+ * the chunks' names>`, holding the names. One existence check at exit, where reading and
+ * searching a list of every set seen cost ~0.5 M instructions of a short command (valgrind). A
+ * new build's chunks make new names; old markers go with the caches, untouched for 30 days.
+ */
+function runMarker(folder, command, modules) {
+  const signature = [...modules.values()]
+    .filter((m) => m.script)
+    .map((m) => m.name)
+    .sort()
+    .join(' ');
+  // FNV-1a: a name, not a checksum (the file holds the signature itself).
+  let h = 0x811c9dc5;
+  for (let i = 0; i < signature.length; i++) h = Math.imul(h ^ signature.charCodeAt(i), 0x01000193);
+  return { file: `${folder}/runs.${command}.${(h >>> 0).toString(16).padStart(8, '0')}`, signature };
+}
+
+/**
+ * At exit: nothing to do when every file had a usable cache and this command has loaded this set
+ * of chunks before (the common case, kept cheap: V8 compiles saveCaches only when it is needed).
+ */
+function atExit(folder, command, modules, toSave) {
+  const marker = runMarker(folder, command, modules);
+  const seen = fs.existsSync(marker.file);
+  if (!seen || toSave.length > 0) saveCaches(folder, marker, seen, modules, toSave);
+}
 
 /**
  * Saves the caches of the files that had none (or a refused one), or of every cached file when
- * this command had not loaded this set of chunks before. Each through a temporary file and a
- * rename: a reader never sees half of one.
+ * this set of chunks is new to the command, each through a temporary file and a rename: a reader
+ * never sees half of one.
  */
-function saveCaches(folder, command, modules, toSave) {
+function saveCaches(folder, marker, seen, modules, toSave) {
   try {
-    const cached = [...modules.values()].filter((m) => m.script);
-    const signature = cached.map((m) => m.name).sort().join(' ');
-    const runsFile = `${folder}/runs.${command}`;
-    let runs = [];
-    try {
-      runs = fs.readFileSync(runsFile, 'latin1').split('\n').filter(Boolean);
-    } catch {
-      // The first run of this command.
-    }
-    const seen = runs.includes(signature);
-    if (seen && toSave.length === 0) return;
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const all = seen ? toSave : cached.map((m) => [m.script, m.cacheFile]);
+    const all = seen ? toSave : [...modules.values()].filter((m) => m.script).map((m) => [m.script, m.cacheFile]);
     for (const [script, file] of all) {
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, file);
       traceCache?.(`saved ${file.slice(folder.length + 1)}`);
     }
-    if (!seen) {
-      const tmp = `${runsFile}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, `${[...runs, signature].slice(-MAX_RUNS).join('\n')}\n`);
-      fs.renameSync(tmp, runsFile);
-    }
+    if (!seen) fs.writeFileSync(marker.file, `${marker.signature}\n`);
     const now = Date.now();
     for (const f of fs.readdirSync(folder)) {
       const st = fs.statSync(`${folder}/${f}`, { throwIfNoEntry: false });

@@ -1,5 +1,6 @@
 /** The prebuilt CLI's stamp: which sources it covers, and that any change to one makes it stale. */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,29 @@ describe('prebuilt bundle stamp', () => {
     rmSync(src);
     expect(bundleIsCurrent(tmp, 'out')).toBe(false);
     expect(bundleIsCurrent(tmp, 'missing')).toBe(false);
+  });
+
+  it('the launcher runs the bundle only while its sources are unchanged, an edit in place included', () => {
+    // A checkout of its own: the real launcher, a one-line bundle and one source file.
+    const root = join(tmp, 'checkout');
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    mkdirSync(join(root, 'out/cli'), { recursive: true });
+    copyFileSync(join(repoRoot, 'bin/lodsmith.cjs'), join(root, 'bin/lodsmith.cjs'));
+    writeFileSync(join(root, 'out/cli/lodsmith.cjs'), "process.stdout.write('bundle ran\\n');\n");
+    const src = join(root, 'src.ts');
+    writeFileSync(src, 'export const a = 1;\n');
+    utimesSync(src, 1_700_000_000, 1_700_000_000);
+    writeFileSync(join(root, 'out/cli', STAMP), JSON.stringify({ inputs: [['src.ts', readFileSync(src).length, 1_700_000_000_000]] }));
+    const run = () => spawnSync(process.execPath, [join(root, 'bin/lodsmith.cjs'), '--version'], { encoding: 'utf8', env: { ...process.env, LODSMITH_TRACE_LAUNCH: '1', LODSMITH_CODE_CACHE: 'off' } });
+    const current = run();
+    expect(current.stderr).toBe('lodsmith: running out/cli\n');
+    expect(current.stdout).toBe('bundle ran\n');
+    // Same size, same folder (whose time an in-place write does not change), new content and time.
+    writeFileSync(src, 'export const a = 2;\n');
+    const stale = run();
+    expect(stale.stdout).not.toContain('bundle ran');
+    if (canRunSources()) expect(stale.stderr).toContain('lodsmith: running sources\n');
+    else expect(stale.stderr).toContain('needs Node 22.18+');
   });
 
   it('knows which Node versions run the sources', () => {

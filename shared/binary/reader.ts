@@ -1,7 +1,7 @@
 import { DecodeError } from '../errors.ts';
 import { activeBudget, chargeAllocation, defaultBudgetBytes } from './budget.ts';
 import { keepIntact, placeBelow, placed, sharingBuffer } from './share.ts';
-import { decodeText, latin1At, nulAt, type TextEncoding } from './text.ts';
+import { decodeText, latin1At, type TextEncoding } from './text.ts';
 
 // Span lives in its own module so modules the reader imports can name it without a cycle.
 export type { Span } from './span.ts';
@@ -31,19 +31,6 @@ function widenIndices(src: Uint8Array, width: 1 | 2): Uint32Array {
   const n = src.length >> 1;
   if (src.byteOffset % 2 === 0) return new Uint32Array(new Uint16Array(src.buffer, src.byteOffset, n));
   return new Uint32Array(new Uint16Array(new Uint8Array(src).buffer, 0, n));
-}
-
-/**
- * `bytes.subarray(start, end)`, made by the Uint8Array constructor when `bytes` is a plain
- * Uint8Array and the range is inside it: `subarray` looks up the species constructor first and
- * cost ~1.5x as much (a decode makes a view per stored array, ~10,000 a pass over the ODOL
- * corpus). A Buffer, or anything else, keeps `subarray`, so a view is of the class it always was.
- */
-function viewOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
-  if (bytes.constructor === Uint8Array && start >= 0 && start <= end && end <= bytes.length) {
-    return new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
-  }
-  return bytes.subarray(start, end);
 }
 
 /**
@@ -272,7 +259,7 @@ export class BinaryReader {
   /** A zero-copy view of the next n bytes. */
   bytesView(n: number, what = 'bytes'): Uint8Array {
     this.need(n, what);
-    const v = viewOf(this.bytes, this.pos, this.pos + n);
+    const v = this.bytes.subarray(this.pos, this.pos + n);
     this.pos += n;
     return v;
   }
@@ -290,7 +277,7 @@ export class BinaryReader {
   }
   /** The bytes between two absolute offsets as a view, without moving. */
   viewAt(start: number, end: number): Uint8Array {
-    return viewOf(this.bytes, start, end);
+    return this.bytes.subarray(start, end);
   }
 
   /** n bytes decoded as text (no terminator handling). */
@@ -307,8 +294,8 @@ export class BinaryReader {
   /** A NUL-terminated string; the terminator is consumed. Fails if none is found in the window. */
   cstring(enc: TextEncoding = 'latin1', what = 'string'): string {
     const start = this.pos;
-    const z = nulAt(this.bytes, start, this.end);
-    if (z < 0) this.fail(`${what} has no NUL terminator`);
+    const z = this.bytes.indexOf(0, start);
+    if (z < 0 || z >= this.end) this.fail(`${what} has no NUL terminator`);
     this.pos = z + 1;
     return enc === 'latin1' ? latin1At(this.bytes, start, z) : decodeText(this.bytes.subarray(start, z), enc);
   }

@@ -41,49 +41,16 @@ const utf8Encoder = (): TextEncoder => (utf8EncoderMade ??= new TextEncoder());
  * SHORT_MAX, so none ever changes size), which `String.fromCharCode.apply` takes as it is; a
  * typed array or a view of one is first turned into a new list by the engine.
  */
-const SHORT_MAX = 128;
+const SHORT_MAX = 64;
 const SHORT: number[][] = Array.from({ length: SHORT_MAX + 1 }, (_, n) => new Array<number>(n).fill(0));
-
-/**
- * The short texts made last, one per slot of a hash of their bytes: a model names the same
- * textures, materials and selections over and over (the ODOL corpus decodes ~12,000 names a pass,
- * 2,000 of them different), and comparing a name with the one in its slot costs a fraction of
- * making it again. Bounded (strings of at most SHORT_MAX characters, one per slot), and a string
- * handed out twice is no different from two equal ones.
- */
-const INTERN_MASK = (1 << 12) - 1;
-const interned: (string | undefined)[] = new Array<string | undefined>(INTERN_MASK + 1).fill(undefined);
 
 /** The Latin-1 text of `bytes[start, end)`, without a view of it when short. */
 export function latin1At(bytes: Uint8Array, start: number, end: number): string {
   const n = end - start;
   if (n > SHORT_MAX) return decodeText(bytes.subarray(start, end), 'latin1');
-  let h = n;
-  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + bytes[i]!) | 0;
-  const slot = (h ^ (h >>> 15)) & INTERN_MASK;
-  const known = interned[slot];
-  if (known !== undefined && known.length === n) {
-    let i = 0;
-    while (i < n && known.charCodeAt(i) === bytes[start + i]) i++;
-    if (i === n) return known;
-  }
   const codes = SHORT[n]!;
   for (let i = 0; i < n; i++) codes[i] = bytes[start + i]!;
-  const made = String.fromCharCode.apply(null, codes);
-  interned[slot] = made;
-  return made;
-}
-
-/**
- * Where the first NUL byte of `bytes[start, end)` is, or -1 when there is none. A short name is
- * scanned by hand (calling `indexOf` cost more than the scan), the rest by `indexOf`.
- */
-export function nulAt(bytes: Uint8Array, start: number, end: number): number {
-  const stop = Math.min(end, start + SHORT_MAX + 1);
-  for (let i = start; i < stop; i++) if (bytes[i] === 0) return i;
-  if (stop >= end) return -1;
-  const z = bytes.indexOf(0, stop);
-  return z < 0 || z >= end ? -1 : z;
+  return String.fromCharCode.apply(null, codes);
 }
 
 export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): string {

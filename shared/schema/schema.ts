@@ -18,7 +18,7 @@
  */
 import type { BinaryReader, Span } from '../binary/reader.ts';
 import { BinaryWriter } from '../binary/writer.ts';
-import { decodeText, latin1At, nulAt, textByteLength, type TextEncoding } from '../binary/text.ts';
+import { decodeText, latin1At, textByteLength, type TextEncoding } from '../binary/text.ts';
 
 export type FieldKind =
   | 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'f64'
@@ -403,8 +403,6 @@ interface ReadPlan {
   after: Int32Array;
   /** Fewest bytes of the whole record. */
   minSize: number;
-  /** An object with every field (in order, each 0) for a read to copy and fill in. */
-  template: Record<string, unknown>;
 }
 
 /** The read plan of a record whose fields are all plain numbers, float tuples or C strings, else undefined. */
@@ -431,9 +429,7 @@ function planOf(entries: ReadonlyArray<[string, BinType<any>]>): ReadPlan | unde
   }
   const after = new Int32Array(entries.length);
   for (let i = entries.length - 2; i >= 0; i--) after[i] = after[i + 1]! + sizes[i + 1]!;
-  const template: Record<string, unknown> = {};
-  for (const [name] of entries) template[name] = 0;
-  return { codes, encodings, whats, after, minSize: after[0]! + sizes[0]!, template };
+  return { codes, encodings, whats, after, minSize: after[0]! + sizes[0]! };
 }
 
 /** A record: named fields in byte order. */
@@ -490,9 +486,7 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
     const view = r.view;
     const bytes = r.bytes;
     const entries = this.entries;
-    // A copy of the record's template: every field in place at once (adding them one by one
-    // grew the object's property store, then gave its shape a new map, field by field).
-    const out: Record<string | symbol, unknown> = { ...planned.template };
+    const out: Record<string | symbol, unknown> = {};
     let bits: NanBits | undefined;
     let p = start;
     for (let i = 0; i < plan.length; i++) {
@@ -519,7 +513,7 @@ export class Struct<F extends FieldMap> extends BinType<InferFields<F> & NodeMet
         case P_CSTR: {
           // A string without its terminator in the window, or one that leaves too few bytes for
           // the fields after it: readFields fails where and as it should.
-          const z = nulAt(bytes, p, r.end);
+          const z = bytes.indexOf(0, p);
           if (z < 0 || z + 1 + planned.after[i]! > r.end) {
             r.pos = p;
             return this.readFields(r, i, out, bits, start);

@@ -44,25 +44,11 @@ const EMPTY = new Map<unknown, TypedArray>(
   [Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array, Uint8Array].map((C) => [C, new C(0)]),
 );
 
-/**
- * A view maker per class, each its own function: one `new C(...)` shared by every class was a
- * constructor call the engine could not specialise (seven classes through one call site).
- */
-const MAKE = new Map<unknown, (b: ArrayBuffer, o: number, n: number) => TypedArray>([
-  [Float32Array, (b, o, n) => new Float32Array(b, o, n)],
-  [Int32Array, (b, o, n) => new Int32Array(b, o, n)],
-  [Uint32Array, (b, o, n) => new Uint32Array(b, o, n)],
-  [Int16Array, (b, o, n) => new Int16Array(b, o, n)],
-  [Uint16Array, (b, o, n) => new Uint16Array(b, o, n)],
-  [Int8Array, (b, o, n) => new Int8Array(b, o, n)],
-  [Uint8Array, (b, o, n) => new Uint8Array(b, o, n)],
-]);
-
 const elem = <T extends TypedArray>(
   C: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number },
   components = 1,
 ): ElementType<T> => ({
-  make: MAKE.get(C) as (b: ArrayBuffer, o: number, n: number) => T,
+  make: (b, o, n) => new C(b, o, n),
   empty: EMPTY.get(C) as T,
   from: (values) => {
     const out = new C(new ArrayBuffer(values.length * C.BYTES_PER_ELEMENT), 0, values.length);

@@ -366,34 +366,42 @@ function decodeBc5(src: Uint8Array, offset: number, width: number, height: numbe
 // Encoding
 //
 // Speed notes (the "PNG -> PAA" bench row): each block is read once, as 16 32-bit texels where the
-// picture is 4-byte aligned, into four reused planar Int32Arrays, and the sums the colour fit
-// needs are taken in the same loop; every intermediate result lives in locals or module-level
-// variables instead of returned objects; indices are chosen by projection (no distances to the
-// palette) and no error is computed; blocks of a single colour (flat areas, common in real
-// textures) take their endpoints from a precomputed optimal table (the stb_dxt "single colour
-// match", which is also more exact).
+// picture is 4-byte aligned, into a reused array of packed colours (0xBBGGRR) and one of alphas,
+// and the sums the colour fit needs are taken in the same loop; every later pass reads one packed
+// colour a texel and splits it with shifts (cheaper than three loads); the scratch arrays are plain
+// arrays of small integers (V8 reads those faster than small typed arrays), fractional results
+// live in locals or typed arrays (a fraction in a module variable is a heap allocation per write);
+// indices are chosen by projection (no distances to the palette) and no error is computed; the
+// last pick of a block skips the sums only a refit needs; blocks of a single colour (flat areas,
+// common in real textures) take their endpoints from a precomputed optimal table (the stb_dxt
+// "single colour match", which is also more exact).
 
-/** The current block's channels (16 texels each). */
-const TR = new Int32Array(16);
-const TG = new Int32Array(16);
-const TB = new Int32Array(16);
-const TA = new Int32Array(16);
+/** The current block's 16 texels: colour as 0xBBGGRR, and alpha. */
+const TC: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const TA: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/** One channel of the block, for BC4/BC5. */
+const TX: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 /** The texels' positions along the principal axis. */
-const TT = new Float64Array(16);
-/** The current block's colour sums (R, G, B), second moments, and whether all 16 colours are one. */
-let mR = 0, mG = 0, mB = 0, mRR = 0, mRG = 0, mRB = 0, mGG = 0, mGB = 0, mBB = 0, mSolid = false;
+const TT: number[] = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+/**
+ * The current block's colour sums (R, G, B), second moments, whether all 16 colours are one, and
+ * whether any texel's alpha is below 128 (BC1's transparent texels).
+ */
+let mR = 0, mG = 0, mB = 0, mRR = 0, mRG = 0, mRB = 0, mGG = 0, mGB = 0, mBB = 0, mSolid = false, mPunch = false;
 
-/** The sums of the block in TR/TG/TB (for blocks not read by the fast path). */
+/** The sums of the block in TC/TA (for blocks not read by the fast path). */
 function moments(): void {
-  let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0, diff = 0;
-  const fr = TR[0]!, fg = TG[0]!, fb = TB[0]!;
+  let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0, diff = 0, punch = false;
+  const first = TC[0]!;
   for (let i = 0; i < 16; i++) {
-    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
-    diff |= (r ^ fr) | (g ^ fg) | (b ^ fb);
+    const c = TC[i]!;
+    const r = c & 255, g = (c >> 8) & 255, b = c >> 16;
+    diff |= c ^ first;
+    if (TA[i]! < 128) punch = true;
     sr += r; sg += g; sb += b;
     srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
   }
-  mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0;
+  mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0; mPunch = punch;
 }
 
 /**
@@ -406,54 +414,63 @@ export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, 
   const bb = blockBytes(fmt);
   const out = new Uint8Array(bw * bh * bb);
   const bc3 = fmt === 'bc3';
+  const C = TC, A = TA;
   // Whole texels as one load each where the picture allows (little-endian: R is the low byte).
-  const px = LITTLE_ENDIAN && rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : undefined;
+  const px = LITTLE_ENDIAN && rgba.byteOffset % 4 === 0 ? new Int32Array(rgba.buffer, rgba.byteOffset, width * height) : undefined;
   let o = 0;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++) {
       if (px && bx * 4 + 4 <= width && by * 4 + 4 <= height) {
         // The colour fit's sums are taken while reading (one pass over the texels fewer).
         let sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0, diff = 0;
+        // The AND of all texels: its top bit is clear when some alpha is below 128.
+        let all = -1;
         const first = px[by * 4 * width + bx * 4]! & 0xffffff;
         for (let y = 0; y < 4; y++) {
           const s = (by * 4 + y) * width + bx * 4;
           for (let x = 0; x < 4; x++) {
             const v = px[s + x]!;
             const i = y * 4 + x;
-            const r = v & 255, g = (v >> 8) & 255, b = (v >> 16) & 255;
-            TR[i] = r; TG[i] = g; TB[i] = b; TA[i] = v >>> 24;
-            diff |= (v & 0xffffff) ^ first;
+            const c = v & 0xffffff;
+            C[i] = c; A[i] = v >>> 24;
+            all &= v;
+            diff |= c ^ first;
+            const r = c & 255, g = (c >> 8) & 255, b = c >> 16;
             sr += r; sg += g; sb += b;
             srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
           }
         }
-        mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0;
-      } else for (let y = 0; y < 4; y++) {
-        // Partial blocks at the edges repeat their last row/column.
-        const sy = Math.min(height - 1, by * 4 + y);
-        for (let x = 0; x < 4; x++) {
-          const sx = Math.min(width - 1, bx * 4 + x);
-          const s = (sy * width + sx) * 4;
-          const i = y * 4 + x;
-          TR[i] = rgba[s]!; TG[i] = rgba[s + 1]!; TB[i] = rgba[s + 2]!; TA[i] = rgba[s + 3]!;
+        mR = sr; mG = sg; mB = sb; mRR = srr; mRG = srg; mRB = srb; mGG = sgg; mGB = sgb; mBB = sbb; mSolid = diff === 0; mPunch = all >= 0;
+      } else {
+        for (let y = 0; y < 4; y++) {
+          // Partial blocks at the edges repeat their last row/column.
+          const sy = Math.min(height - 1, by * 4 + y);
+          for (let x = 0; x < 4; x++) {
+            const sx = Math.min(width - 1, bx * 4 + x);
+            const s = (sy * width + sx) * 4;
+            const i = y * 4 + x;
+            C[i] = rgba[s]! | (rgba[s + 1]! << 8) | (rgba[s + 2]! << 16); A[i] = rgba[s + 3]!;
+          }
         }
-        if (y === 3) moments();
+        moments();
       }
       if (bc3) {
-        encodeScalarBlock(out, o, TA);
+        encodeScalarBlock(out, o, A);
         encodeColourBlock(out, o + 8);
       } else if (fmt === 'bc1') {
-        let punch = false;
-        for (let i = 0; i < 16; i++) if (TA[i]! < 128) { punch = true; break; }
-        if (punch) encodePunchBlock(out, o);
+        if (mPunch) encodePunchBlock(out, o);
         else encodeColourBlock(out, o);
       } else if (fmt === 'bc2') {
         // Explicit alpha: 4 bits a texel, low nibble first.
-        for (let i = 0; i < 8; i++) out[o + i] = ((TA[i * 2]! * 15 + 127) / 255) | (((TA[i * 2 + 1]! * 15 + 127) / 255) << 4);
+        for (let i = 0; i < 8; i++) out[o + i] = ((A[i * 2]! * 15 + 127) / 255) | (((A[i * 2 + 1]! * 15 + 127) / 255) << 4);
         encodeColourBlock(out, o + 8);
       } else {
-        encodeScalarBlock(out, o, TR);
-        if (fmt === 'bc5') encodeScalarBlock(out, o + 8, TG);
+        for (let i = 0; i < 16; i++) TX[i] = C[i]! & 255;
+        encodeScalarBlock(out, o, TX);
+        if (fmt === 'bc5') {
+          for (let i = 0; i < 16; i++) TX[i] = (C[i]! >> 8) & 255;
+          encodeScalarBlock(out, o + 8, TX);
+        }
       }
       o += bb;
     }
@@ -462,7 +479,7 @@ export function encodeBlocks(fmt: BlockFormat, rgba: Uint8Array, width: number, 
 }
 
 /** One BC3 alpha / BC4 channel block of `chan` (16 values): 8 steps between the extremes. */
-function encodeScalarBlock(out: Uint8Array, o: number, chan: Int32Array): void {
+function encodeScalarBlock(out: Uint8Array, o: number, chan: number[]): void {
   let mn = 255, mx = 0;
   for (let i = 0; i < 16; i++) {
     const a = chan[i]!;
@@ -487,9 +504,11 @@ function encodeScalarBlock(out: Uint8Array, o: number, chan: Int32Array): void {
   out[o + 5] = hi & 255; out[o + 6] = (hi >> 8) & 255; out[o + 7] = (hi >> 16) & 255;
 }
 
-/** 8-bit channel -> nearest 5-bit / 6-bit value. */
-/** The principal axis {@link principalAxis} found last (module fields: no allocation per block). */
-let axisX = 1, axisY = 1, axisZ = 1;
+/**
+ * The principal axis {@link principalAxis} found last. A typed array rather than module `let`s:
+ * a fractional number in a module variable is a heap object, one allocation per write.
+ */
+const AXIS = new Float64Array(3);
 
 /**
  * The principal axis of a block's colours from their covariance (xx..zz): three power iterations
@@ -506,12 +525,18 @@ function principalAxis(xx: number, xy: number, xz: number, yy: number, yz: numbe
     const inv = 1 / len;
     ax = nx * inv; ay = ny * inv; az = nz * inv;
   }
-  axisX = ax; axisY = ay; axisZ = az;
+  AXIS[0] = ax; AXIS[1] = ay; AXIS[2] = az;
 }
 
+/** 8-bit channel -> nearest 5-bit / 6-bit value. */
 const Q5 = new Uint8Array(256);
 const Q6 = new Uint8Array(256);
 for (let i = 0; i < 256; i++) { Q5[i] = Math.round((i * 31) / 255); Q6[i] = Math.round((i * 63) / 255); }
+
+/** A packed 0xBBGGRR colour -> the nearest 565 value. */
+function to565(c: number): number {
+  return (Q5[c & 255]! << 11) | (Q6[(c >> 8) & 255]! << 5) | Q5[c >> 16]!;
+}
 
 /**
  * Single-colour tables: for each 8-bit value, the 5-bit (6-bit) endpoint pair (hi, lo) whose
@@ -540,37 +565,51 @@ function writeColourBlock(out: Uint8Array, o: number, c0: number, c1: number, bi
 }
 
 /**
- * What the last {@link pickFour} chose: the index bits, and the sums a least-squares fit of the
- * endpoints to those indices needs (`a` = the weight of endpoint 0 in thirds, 3 - step).
+ * What the last {@link pickFour} chose: the sums a least-squares fit of the endpoints to those
+ * indices needs (`a` = the weight of endpoint 0 in thirds, 3 - step), and the index bits (in a
+ * typed array: a 32-bit value outside the small-integer range in a module variable is a heap object).
  */
-let pickBits = 0, pickA2 = 0, pickA = 0, pickAr = 0, pickAg = 0, pickAb = 0;
+let pickA2 = 0, pickA = 0, pickAr = 0, pickAg = 0, pickAb = 0;
+const PICK_BITS = new Int32Array(1);
 
 /**
  * 4-colour indices for the endpoints c0 > c1 (565): each texel's position on the line between the
- * two decoded endpoints, rounded to the nearest of the 4 steps (compared in integers).
+ * two decoded endpoints, rounded to the nearest of the 4 steps (compared in integers). With
+ * `sums`, also the sums a refit to those indices needs.
  */
-function pickFour(c0: number, c1: number): void {
+function pickFour(c0: number, c1: number, sums: boolean): void {
   const r0 = EXP5[c0 >> 11]!, g0 = EXP6[(c0 >> 5) & 63]!, b0 = EXP5[c0 & 31]!;
   const dr = EXP5[c1 >> 11]! - r0, dg = EXP6[(c1 >> 5) & 63]! - g0, db = EXP5[c1 & 31]! - b0;
   const len2 = dr * dr + dg * dg + db * db;
-  const h1 = len2, h2 = 3 * len2, h3 = 5 * len2;
+  const h1 = len2 - 1, h2 = 3 * len2 - 1, h3 = 5 * len2 - 1;
   const base = r0 * dr + g0 * dg + b0 * db;
-  let steps = 0, a2 = 0, sa = 0, ar = 0, ag = 0, ab = 0;
-  for (let i = 0; i < 16; i++) {
-    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
-    // 6 x the projection in units of len2: the step is round(3 * t) for t = projection / len2,
-    // counted without branches (noisy blocks would mispredict them): 1 for each threshold passed.
-    const d6 = 6 * (r * dr + g * dg + b * db - base);
-    const k = ((h1 - 1 - d6) >>> 31) + ((h2 - 1 - d6) >>> 31) + ((h3 - 1 - d6) >>> 31);
-    steps |= k << (i * 2);
-    const a = 3 - k;
-    a2 += a * a; sa += a; ar += a * r; ag += a * g; ab += a * b;
+  const C = TC;
+  let steps = 0;
+  if (sums) {
+    let a2 = 0, sa = 0, ar = 0, ag = 0, ab = 0;
+    for (let i = 0; i < 16; i++) {
+      const c = C[i]!;
+      const r = c & 255, g = (c >> 8) & 255, b = c >> 16;
+      // 6 x the projection in units of len2: the step is round(3 * t) for t = projection / len2,
+      // counted without branches (noisy blocks would mispredict them): 1 for each threshold passed.
+      const d6 = 6 * (r * dr + g * dg + b * db - base);
+      const k = ((h1 - d6) >>> 31) + ((h2 - d6) >>> 31) + ((h3 - d6) >>> 31);
+      steps |= k << (i * 2);
+      const a = 3 - k;
+      a2 += a * a; sa += a; ar += a * r; ag += a * g; ab += a * b;
+    }
+    pickA2 = a2; pickA = sa; pickAr = ar; pickAg = ag; pickAb = ab;
+  } else {
+    for (let i = 0; i < 16; i++) {
+      const c = C[i]!;
+      const d6 = 6 * ((c & 255) * dr + ((c >> 8) & 255) * dg + (c >> 16) * db - base);
+      steps |= (((h1 - d6) >>> 31) + ((h2 - d6) >>> 31) + ((h3 - d6) >>> 31)) << (i * 2);
+    }
   }
   // Steps 0, 1, 2, 3 are palette indices 0, 2, 3, 1: the index's low bit is the step's high bit,
   // its high bit the step's two bits XOR-ed (all 16 fields at once).
   const hi = (steps >>> 1) & 0x55555555;
-  pickBits = hi | (((steps & 0x55555555) ^ hi) << 1);
-  pickA2 = a2; pickA = sa; pickAr = ar; pickAg = ag; pickAb = ab;
+  PICK_BITS[0] = hi | (((steps & 0x55555555) ^ hi) << 1);
 }
 
 /** Endpoints of the last least-squares {@link fitEndpoints} (565, unordered), or -1 when singular. */
@@ -604,9 +643,11 @@ function fitEndpoints(a2: number, sa: number, ar: number, ag: number, abl: numbe
  */
 function encodeColourBlock(out: Uint8Array, o: number): void {
   const sr = mR, sg = mG, sb = mB, srr = mRR, srg = mRG, srb = mRB, sgg = mGG, sgb = mGB, sbb = mBB;
-  const fr = TR[0]!, fg = TG[0]!, fb = TB[0]!;
+  const C = TC, T = TT;
   if (mSolid) {
     // One colour: the table's endpoint pair for each channel, every index 2 (or 3 when swapped).
+    const f = C[0]!;
+    const fr = f & 255, fg = (f >> 8) & 255, fb = f >> 16;
     let c0 = (MATCH5[fr * 2]! << 11) | (MATCH6[fg * 2]! << 5) | MATCH5[fb * 2]!;
     let c1 = (MATCH5[fr * 2 + 1]! << 11) | (MATCH6[fg * 2 + 1]! << 5) | MATCH5[fb * 2 + 1]!;
     let bits = 0xaaaaaaaa | 0;
@@ -619,11 +660,12 @@ function encodeColourBlock(out: Uint8Array, o: number): void {
   const xx = srr - (sr * sr) / 16, xy = srg - (sr * sg) / 16, xz = srb - (sr * sb) / 16;
   const yy = sgg - (sg * sg) / 16, yz = sgb - (sg * sb) / 16, zz = sbb - (sb * sb) / 16;
   principalAxis(xx, xy, xz, yy, yz, zz);
-  const ax = axisX, ay = axisY, az = axisZ;
+  const ax = AXIS[0]!, ay = AXIS[1]!, az = AXIS[2]!;
   let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
   for (let i = 0; i < 16; i++) {
-    const t = TR[i]! * ax + TG[i]! * ay + TB[i]! * az;
-    TT[i] = t;
+    const c = C[i]!;
+    const t = (c & 255) * ax + ((c >> 8) & 255) * ay + (c >> 16) * az;
+    T[i] = t;
     if (t < minT) { minT = t; minI = i; }
     if (t > maxT) { maxT = t; maxI = i; }
   }
@@ -631,26 +673,27 @@ function encodeColourBlock(out: Uint8Array, o: number): void {
   const sc = maxT > minT ? 3 / (maxT - minT) : 0;
   let a2 = 0, sa = 0, ar = 0, ag = 0, abl = 0;
   for (let i = 0; i < 16; i++) {
-    const a = 3 - (((maxT - TT[i]!) * sc + 0.5) | 0);
-    a2 += a * a; sa += a; ar += a * TR[i]!; ag += a * TG[i]!; abl += a * TB[i]!;
+    const c = C[i]!;
+    const a = 3 - (((maxT - T[i]!) * sc + 0.5) | 0);
+    a2 += a * a; sa += a; ar += a * (c & 255); ag += a * ((c >> 8) & 255); abl += a * (c >> 16);
   }
   let c0: number, c1: number;
   if (fitEndpoints(a2, sa, ar, ag, abl, sr, sg, sb)) { c0 = fitC0; c1 = fitC1; }
   else {
-    c0 = (Q5[TR[maxI]!]! << 11) | (Q6[TG[maxI]!]! << 5) | Q5[TB[maxI]!]!;
-    c1 = (Q5[TR[minI]!]! << 11) | (Q6[TG[minI]!]! << 5) | Q5[TB[minI]!]!;
+    c0 = to565(C[maxI]!);
+    c1 = to565(C[minI]!);
   }
   // 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere.
   if (c0 < c1) { const t = c0; c0 = c1; c1 = t; }
   if (c0 === c1) { writeColourBlock(out, o, c0, c1, 0); return; }
-  pickFour(c0, c1);
-  let bits = pickBits;
+  pickFour(c0, c1, true);
+  let bits = PICK_BITS[0]!;
   if (fitEndpoints(pickA2, pickA, pickAr, pickAg, pickAb, sr, sg, sb)) {
     let m0 = fitC0, m1 = fitC1;
     if (m0 < m1) { const t = m0; m0 = m1; m1 = t; }
     if (m0 !== m1 && (m0 !== c0 || m1 !== c1)) {
-      pickFour(m0, m1);
-      bits = pickBits; c0 = m0; c1 = m1;
+      pickFour(m0, m1, false);
+      bits = PICK_BITS[0]!; c0 = m0; c1 = m1;
     }
   }
   writeColourBlock(out, o, c0, c1, bits);
@@ -663,10 +706,12 @@ const epal = new Int32Array(9);
  * opaque texels' principal-axis extremes as endpoints, each texel's nearest palette entry.
  */
 function encodePunchBlock(out: Uint8Array, o: number): void {
+  const C = TC, A = TA;
   let n = 0, sr = 0, sg = 0, sb = 0, srr = 0, srg = 0, srb = 0, sgg = 0, sgb = 0, sbb = 0;
   for (let i = 0; i < 16; i++) {
-    if (TA[i]! < 128) continue;
-    const r = TR[i]!, g = TG[i]!, b = TB[i]!;
+    if (A[i]! < 128) continue;
+    const c = C[i]!;
+    const r = c & 255, g = (c >> 8) & 255, b = c >> 16;
     sr += r; sg += g; sb += b;
     srr += r * r; srg += r * g; srb += r * b; sgg += g * g; sgb += g * b; sbb += b * b;
     n++;
@@ -680,16 +725,17 @@ function encodePunchBlock(out: Uint8Array, o: number): void {
   const xx = srr - sr * sr * inv, xy = srg - sr * sg * inv, xz = srb - sr * sb * inv;
   const yy = sgg - sg * sg * inv, yz = sgb - sg * sb * inv, zz = sbb - sb * sb * inv;
   principalAxis(xx, xy, xz, yy, yz, zz);
-  const ax = axisX, ay = axisY, az = axisZ;
+  const ax = AXIS[0]!, ay = AXIS[1]!, az = AXIS[2]!;
   let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
   for (let i = 0; i < 16; i++) {
-    if (TA[i]! < 128) continue;
-    const t = TR[i]! * ax + TG[i]! * ay + TB[i]! * az;
+    if (A[i]! < 128) continue;
+    const c = C[i]!;
+    const t = (c & 255) * ax + ((c >> 8) & 255) * ay + (c >> 16) * az;
     if (t < minT) { minT = t; minI = i; }
     if (t > maxT) { maxT = t; maxI = i; }
   }
-  let c0 = (Q5[TR[minI]!]! << 11) | (Q6[TG[minI]!]! << 5) | Q5[TB[minI]!]!;
-  let c1 = (Q5[TR[maxI]!]! << 11) | (Q6[TG[maxI]!]! << 5) | Q5[TB[maxI]!]!;
+  let c0 = to565(C[minI]!);
+  let c1 = to565(C[maxI]!);
   if (c0 > c1) { const t = c0; c0 = c1; c1 = t; }
   const r0 = EXP5[c0 >> 11]!, g0 = EXP6[(c0 >> 5) & 63]!, b0 = EXP5[c0 & 31]!;
   const r1 = EXP5[c1 >> 11]!, g1 = EXP6[(c1 >> 5) & 63]!, b1 = EXP5[c1 & 31]!;
@@ -698,10 +744,12 @@ function encodePunchBlock(out: Uint8Array, o: number): void {
   epal[6] = (r0 + r1) >> 1; epal[7] = (g0 + g1) >> 1; epal[8] = (b0 + b1) >> 1;
   let bits = 0;
   for (let i = 0; i < 16; i++) {
-    if (TA[i]! < 128) { bits |= 3 << (i * 2); continue; }
+    if (A[i]! < 128) { bits |= 3 << (i * 2); continue; }
+    const c = C[i]!;
+    const r = c & 255, g = (c >> 8) & 255, b = c >> 16;
     let best = 0, bestD = 0x7fffffff;
     for (let k = 0; k < 3; k++) {
-      const dr = TR[i]! - epal[k * 3]!, dg = TG[i]! - epal[k * 3 + 1]!, db = TB[i]! - epal[k * 3 + 2]!;
+      const dr = r - epal[k * 3]!, dg = g - epal[k * 3 + 1]!, db = b - epal[k * 3 + 2]!;
       const d = dr * dr * 2 + dg * dg * 4 + db * db;
       if (d < bestD) { bestD = d; best = k; }
     }

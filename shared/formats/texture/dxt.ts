@@ -661,13 +661,15 @@ function encodeColourBlock(out: Uint8Array, o: number): void {
   const yy = sgg - (sg * sg) / 16, yz = sgb - (sg * sb) / 16, zz = sbb - (sb * sb) / 16;
   principalAxis(xx, xy, xz, yy, yz, zz);
   const ax = AXIS[0]!, ay = AXIS[1]!, az = AXIS[2]!;
-  let minT = Infinity, maxT = -Infinity, minI = 0, maxI = 0;
+  // The extremes without branches (noisy blocks would mispredict them); their texels are looked
+  // up only in the rare case that needs them.
+  let minT = Infinity, maxT = -Infinity;
   for (let i = 0; i < 16; i++) {
     const c = C[i]!;
     const t = (c & 255) * ax + ((c >> 8) & 255) * ay + (c >> 16) * az;
     T[i] = t;
-    if (t < minT) { minT = t; minI = i; }
-    if (t > maxT) { maxT = t; maxI = i; }
+    minT = Math.min(minT, t);
+    maxT = Math.max(maxT, t);
   }
   // Each texel's step (0 at the max end = endpoint 0, 3 at the min end) and the fit's sums.
   const sc = maxT > minT ? 3 / (maxT - minT) : 0;
@@ -680,8 +682,8 @@ function encodeColourBlock(out: Uint8Array, o: number): void {
   let c0: number, c1: number;
   if (fitEndpoints(a2, sa, ar, ag, abl, sr, sg, sb)) { c0 = fitC0; c1 = fitC1; }
   else {
-    c0 = to565(C[maxI]!);
-    c1 = to565(C[minI]!);
+    c0 = to565(C[T.indexOf(maxT)]!);
+    c1 = to565(C[T.indexOf(minT)]!);
   }
   // 4-colour mode needs c0 > c1; equal endpoints (which read as 3-colour mode) use index 0 everywhere.
   if (c0 < c1) { const t = c0; c0 = c1; c1 = t; }

@@ -640,7 +640,10 @@ const HASH_BITS = 14;
 
 /**
  * Compresses `data` into a valid LZO1X stream (greedy, one hash probe per position in the manner
- * of LZO1X-1) ending with the standard end marker; liblzo2's lzo1x_decompress(_safe) accepts it.
+ * of LZO1X-1, and like it stepping faster through long literal runs) ending with the standard end
+ * marker; liblzo2's lzo1x_decompress(_safe) accepts it. The steps cost ~0.2% of size on the
+ * corpus's DXT mips and pass over data that does not compress ~30x faster (a noisy 2048x2048
+ * DXT1 level: ~45 ms to ~1.5 ms of CPU).
  */
 export function lzo1xCompress(data: Uint8Array): Uint8Array {
   const n = data.length;
@@ -751,7 +754,9 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
       i += len;
       lit = i;
     } else {
-      i++;
+      // As LZO1X-1 does: the longer the run of literals, the larger the step (1 more every 32
+      // bytes), so data that does not compress is passed over quickly.
+      i += 1 + ((i - lit) >> 5);
     }
   }
   emitLiterals(lit, n);

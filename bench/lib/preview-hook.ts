@@ -119,7 +119,7 @@ const READ_STAGES = `(() => {
     return e ? { start: e.startTime - p.t0, first: e.responseStart - p.t0, end: e.responseEnd - p.t0 } : null;
   };
   return { latency: p.latency, open: res('doc:open'), scene: res('doc:scene'), request: mark('scene:request'), received: mark('invoke:doc:scene:received'),
-    decoded: mark('invoke:doc:scene:decoded'), objects: mark('scene:objects'), built: mark('scene:built') };
+    decoded: mark('invoke:doc:scene:decoded'), openDecoded: mark('invoke:doc:open:decoded'), objects: mark('scene:objects'), built: mark('scene:built') };
 })()`;
 
 interface PageTimes {
@@ -129,13 +129,26 @@ interface PageTimes {
   request: number | null;
   received: number | null;
   decoded: number | null;
+  /** The open's answer decoded (it carries the first scene when the preview asked for it). */
+  openDecoded: number | null;
   objects: number | null;
   built: number | null;
 }
 
 /** The stages of one open, or undefined when a mark is missing (an older renderer build). */
 function stagesOf(t: PageTimes, host: Record<string, number>): PreviewStages | undefined {
-  if (!t.open || !t.scene || t.request === null || t.received === null || t.decoded === null || t.objects === null || t.built === null) return undefined;
+  if (!t.open || t.request === null || t.objects === null || t.built === null) return undefined;
+  if (!t.scene) {
+    // The scene came with the open's answer (doc:open with scene: true): no second round trip;
+    // its building is in "open" (the host's build measure says how much), its transfer and
+    // decoding in "wire decode".
+    if (t.openDecoded === null) return undefined;
+    return {
+      open: t.open.end, ui: t.request - t.openDecoded, scene: 0, transfer: 0, wireDecode: t.openDecoded - t.open.end,
+      objects: t.objects - t.request, helpers: t.built - t.objects, frame: t.latency - t.built, host,
+    };
+  }
+  if (t.received === null || t.decoded === null) return undefined;
   return {
     open: t.open.end,
     ui: t.request - t.open.end,
@@ -159,7 +172,7 @@ export function describeStages(s: PreviewStages): string {
   const h = s.host;
   const hostPart = (keys: string[]) => keys.filter((k) => h[k] !== undefined).map((k) => `${k} ${h[k]!.toFixed(0)}`).join(', ');
   return STAGE_LABELS.map(([k, label]) => {
-    const extra = k === 'open' ? hostPart(['read', 'decode', 'validate', 'outline']) : k === 'scene' ? hostPart(['build', 'encode']) : '';
+    const extra = k === 'open' ? hostPart(['read', 'decode', 'validate', 'outline', ...(s.scene === 0 ? ['build', 'open encode'] : [])]) : k === 'scene' ? hostPart(['build', 'encode']) : '';
     return `${label} ${s[k].toFixed(0)}${extra ? ` (${extra})` : ''}`;
   }).join(', ');
 }

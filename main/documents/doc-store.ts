@@ -22,6 +22,7 @@ import { LocalPaths, type PathPolicy } from './path-policy.ts';
 import { SettingsFile } from './settings.ts';
 import { RecentFiles } from './recent.ts';
 import { measureStage, timedStage } from './stage-timing.ts';
+import type { MaterialStages } from './scene-textures.ts';
 
 /** Sends an event to whoever shows the documents (a window, or the host's WebSocket clients). */
 export type Emit = <C extends EventChannel>(channel: C, payload: EventMap[C]) => void;
@@ -108,7 +109,12 @@ export interface OpenDocument {
    * The scene the texture prefetch built right after the open, handed to the preview's first
    * scene request instead of building it a second time (see {@link DocumentService.prefetchTextures}).
    */
-  sceneAhead?: { revision: number; scene: Scene };
+  sceneAhead?: { revision: number; scene: Scene; stages: MaterialStages[] };
+  /**
+   * The scene `doc:open` just sent with its answer (DocumentService.openWithScene): the texture
+   * prefetch takes its texture names from it instead of building the scene again.
+   */
+  sceneSent?: { revision: number; scene: Scene };
   /** Serialises operations on one document (a save never interleaves with an edit). */
   queue: Promise<unknown>;
   /** Animation files attached to the model, in the order attached. */

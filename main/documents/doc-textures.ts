@@ -50,8 +50,7 @@ export class DocumentTextures {
     const problems: Problem[] = [];
     if (d.codec.textures?.files) {
       try {
-        const scene = d.codec.toScene(d.tree, {});
-        const stages = this.materialStages(d, scene);
+        const { scene, stages } = this.plainScene(d);
         const seen = new Set<string>();
         for (const m of scene.materials) {
           if (!m.texture || m.textureData || seen.has(m.texture)) continue;
@@ -108,14 +107,44 @@ export class DocumentTextures {
    */
   private embeddedTextures(d: OpenDocument): Map<string, Uint8Array> {
     if (d.embedded?.revision === d.revision) return d.embedded.map;
-    const map = new Map<string, Uint8Array>();
     try {
-      for (const m of d.codec.toScene(d.tree, {}).materials) if (m.texture && m.textureData && !map.has(m.texture)) map.set(m.texture, m.textureData);
+      this.noteEmbedded(d, this.plainScene(d).scene);
     } catch {
       /* no scene: files only */
+      d.embedded = { revision: d.revision, map: new Map() };
     }
+    return d.embedded!.map;
+  }
+
+  private noteEmbedded(d: OpenDocument, scene: Scene): void {
+    const map = new Map<string, Uint8Array>();
+    for (const m of scene.materials) if (m.texture && m.textureData && !map.has(m.texture)) map.set(m.texture, m.textureData);
     d.embedded = { revision: d.revision, map };
-    return map;
+  }
+
+  /**
+   * The model's scene as the preview first draws it (default LOD, .rvmat stages given), for the
+   * document's revision: the one built ahead when there is one, else built now. The editor keeps
+   * a new one ahead (a short while, see {@link keepAhead}), so one open builds its scene once for
+   * the texture checks, the embedded pictures, the prefetch and the preview's first request (a
+   * P3D's open built it three times before, ~0.7 s each for a 2M-triangle model).
+   */
+  plainScene(d: OpenDocument): { scene: Scene; stages: MaterialStages[] } {
+    const ahead = d.sceneAhead;
+    if (ahead?.revision === d.revision) return ahead;
+    const scene = d.codec.toScene(d.tree, {});
+    const stages = this.materialStages(d, scene);
+    this.noteEmbedded(d, scene);
+    if (this.s.opts.prefetchTextures && d.abs !== null) this.keepAhead(d, { revision: d.revision, scene, stages });
+    return { scene, stages };
+  }
+
+  /** Keeps a scene for the preview's first request of its revision (no LOD), but not for long. */
+  private keepAhead(d: OpenDocument, ahead: NonNullable<OpenDocument['sceneAhead']>): void {
+    d.sceneAhead = ahead;
+    setTimeout(() => {
+      if (d.sceneAhead === ahead) d.sceneAhead = undefined;
+    }, SCENE_AHEAD_MS).unref?.();
   }
 
   async textureOf(d: OpenDocument, name: string): Promise<Uint8Array | null> {
@@ -175,19 +204,20 @@ export class DocumentTextures {
     setImmediate(() => {
       let scene: Scene;
       const revision = d.revision;
-      try {
-        scene = d.codec.toScene(d.tree, {});
-      } catch {
-        return;
+      const sent = d.sceneSent;
+      d.sceneSent = undefined;
+      if (sent && sent.revision === revision) {
+        // The preview has this scene already (it came with the open's answer).
+        scene = sent.scene;
+      } else {
+        // The preview asks for this very scene next: plainScene keeps it for that request (a
+        // large model's scene took as long to build as everything else in its open).
+        try {
+          scene = this.plainScene(d).scene;
+        } catch {
+          return;
+        }
       }
-      this.materialStages(d, scene);
-      // The preview asks for this very scene next: keep it for that request (a large model's
-      // scene took as long to build as everything else in its open), but not for long.
-      const ahead = { revision, scene };
-      d.sceneAhead = ahead;
-      setTimeout(() => {
-        if (d.sceneAhead === ahead) d.sceneAhead = undefined;
-      }, SCENE_AHEAD_MS).unref?.();
       const names = new Set<string>();
       for (const m of scene.materials) if (m.texture && !m.textureData) names.add(/^(?:[A-Za-z]:[\\/])?[^:]*/.exec(m.texture)![0]);
       for (const name of [...names].slice(0, PREFETCH_TEXTURES)) void this.textureOf(d, name).catch(() => null);

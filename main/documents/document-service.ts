@@ -11,7 +11,7 @@
 import { DocumentRules } from './doc-rules.ts';
 import { ARCHIVE_SEPARATOR, DocumentArchives, isArchiveName, splitArchivePath } from './doc-archives.ts';
 import { stat } from 'node:fs/promises';
-import type { AppError, DocId, DocSnapshot, EditorSettings, FileEntry, FindResult, SaveOptions, SourcePoseAnswer, TextureView } from '../../shared/ipc/contract.ts';
+import { SCENE_WITH_OPEN_MAX_BYTES, type AppError, type DocId, type DocSnapshot, type EditorSettings, type FileEntry, type FindResult, type OpenedDoc, type SaveOptions, type SourcePoseAnswer, type TextureView } from '../../shared/ipc/contract.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery } from '../../shared/model/editor-query.ts';
 import type { Inspection } from '../../shared/model/outline.ts';
@@ -138,6 +138,33 @@ export class DocumentService {
     const inArchive = splitArchivePath(userPath);
     if (inArchive) return this.archives.open(inArchive.archive, inArchive.inner, (name, bytes) => this.opening.openBytes(name, bytes), maxMemory);
     return this.opening.open(userPath, maxMemory);
+  }
+
+  /**
+   * {@link open}, and with the answer the scene the preview's `doc:scene` would get next (for
+   * files up to SCENE_WITH_OPEN_MAX_BYTES): the editor then draws its first frame after one round
+   * trip instead of two. The texture prefetch that follows every open reads the texture names from
+   * this scene instead of building it again. A scene that cannot be built is left out: the
+   * preview's own `doc:scene` then meets the error and shows it.
+   */
+  async openWithScene(userPath: string, maxMemory?: number): Promise<OpenedDoc> {
+    const snap = await this.open(userPath, maxMemory);
+    const d = this.s.docs.get(snap.id);
+    if (!d || d.original.length > SCENE_WITH_OPEN_MAX_BYTES) return snap;
+    let scene: Scene;
+    try {
+      scene = this.scenes.scene(d.id);
+    } catch {
+      return snap;
+    }
+    const sent = { revision: d.revision, scene };
+    d.sceneSent = sent;
+    // Taken by the prefetch scheduled in the open (it runs first); dropped otherwise (a document
+    // that was open already, prefetching off), so no scene stays held.
+    setImmediate(() => {
+      if (d.sceneSent === sent) d.sceneSent = undefined;
+    });
+    return { ...snap, scene };
   }
 
   /** Opens a working copy of the bundled sample (so edits never touch the bundled file). */

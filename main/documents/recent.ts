@@ -3,12 +3,14 @@
  * broken list would be a silly way to lose it); an unreadable list starts empty instead of
  * failing the app.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWriteFile } from './atomic-save.ts';
 
 /** How many entries the list keeps. */
 export const RECENT_LIMIT = 12;
+
+/** Names each temporary file apart (two lists over one folder in one process). */
+let tempSeq = 0;
 
 /** Persistent most-recently-used list of document paths. */
 export class RecentFiles {
@@ -21,7 +23,30 @@ export class RecentFiles {
     this.file = join(configDir, 'recent.json');
   }
 
+  /** The list, after any change still being written. */
   async get(): Promise<string[]> {
+    await this.writing;
+    return this.read();
+  }
+
+  /** Moves `path` to the front. Changes are applied and written one after another. */
+  add(path: string): Promise<void> {
+    return this.change((list) => [path, ...list.filter((p) => p !== path)]);
+  }
+
+  remove(path: string): Promise<void> {
+    return this.change((list) => list.filter((p) => p !== path));
+  }
+
+  private writing: Promise<void> = Promise.resolve();
+
+  private change(edit: (list: string[]) => string[]): Promise<void> {
+    const next = this.writing.then(async () => this.store(edit(await this.read()).slice(0, RECENT_LIMIT)));
+    this.writing = next;
+    return next;
+  }
+
+  private async read(): Promise<string[]> {
     if (!this.list) {
       try {
         const parsed: unknown = JSON.parse(await readFile(this.file, 'utf8'));
@@ -34,22 +59,16 @@ export class RecentFiles {
     return [...this.list];
   }
 
-  /** Moves `path` to the front. */
-  async add(path: string): Promise<void> {
-    const list = (await this.get()).filter((p) => p !== path);
-    list.unshift(path);
-    await this.store(list.slice(0, RECENT_LIMIT));
-  }
-
-  async remove(path: string): Promise<void> {
-    await this.store((await this.get()).filter((p) => p !== path));
-  }
-
   private async store(list: string[]): Promise<void> {
     this.list = list;
     try {
       await mkdir(this.configDir, { recursive: true });
-      await atomicWriteFile(this.file, new TextEncoder().encode(JSON.stringify({ files: list }, null, 2) + '\n'), { backup: false });
+      // Whole or not at all (a temporary file renamed over the list), but not the saves' fsyncs
+      // and read-back: every open waits for this write, and on a busy disk those took 4-24 ms of
+      // each open. A list lost to a power cut starts empty, as an unreadable one does.
+      const temp = `${this.file}.${process.pid}.${++tempSeq}.tmp`;
+      await writeFile(temp, JSON.stringify({ files: list }, null, 2) + '\n');
+      await rename(temp, this.file);
     } catch {
       // The list is a convenience: a read-only config folder must not break opening a file.
     }

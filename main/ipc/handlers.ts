@@ -29,7 +29,7 @@ function handlers(svc: DocumentService, platform: Platform): Handlers {
     'fs:list': (r) => svc.listDir(r.dir),
     'dialog:open': () => platform.openDialog(),
     'dialog:save': (r) => platform.saveDialog(r.suggested),
-    'doc:open': (r) => svc.open(r.path, r.maxMemory),
+    'doc:open': (r) => (r.scene ? svc.openWithScene(r.path, r.maxMemory) : svc.open(r.path, r.maxMemory)),
     'doc:openSample': () => svc.openSample(),
     'doc:list': () => svc.list(),
     'doc:close': (r) => svc.close(r.id),

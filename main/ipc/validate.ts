@@ -70,7 +70,7 @@ export const requestSchemas = {
   'dialog:open': none,
   'dialog:save': z.object({ suggested: text }),
   // The decoding memory setting: 1 MiB to 64 GiB.
-  'doc:open': z.object({ path: nonEmpty, maxMemory: memoryLimit.optional() }),
+  'doc:open': z.object({ path: nonEmpty, maxMemory: memoryLimit.optional(), scene: z.boolean().optional() }),
   'doc:openSample': none,
   'doc:list': none,
   'doc:close': byId,

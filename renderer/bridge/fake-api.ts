@@ -154,7 +154,17 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
     },
     'dialog:open': () => [],
     'dialog:save': () => null,
-    'doc:open': ({ path, maxMemory }) => open(path, undefined, maxMemory),
+    'doc:open': ({ path, maxMemory, scene }) => {
+      const snap = open(path, undefined, maxMemory);
+      if (!scene) return snap;
+      // As the desktop host does: the preview's first scene with the answer, or none when it fails.
+      const d = get(snap.id);
+      try {
+        return { ...snap, scene: d.codec.toScene(d.doc, {}) };
+      } catch {
+        return snap;
+      }
+    },
     'doc:openSample': () => {
       if (!opts.sample) throw new Refused({ code: 'not-found', message: 'No sample model is bundled' });
       return open(opts.sample);

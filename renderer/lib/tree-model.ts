@@ -3,7 +3,7 @@
  * tree stays a thin view over a list of visible rows and the rules are unit-tested.
  */
 import type { OutlineNode } from '../../shared/model/outline.ts';
-import { pathKey, type NodePath } from '../../shared/model/path.ts';
+import { isPrefix, pathKey, samePath, type NodePath } from '../../shared/model/path.ts';
 
 export interface TreeRow {
   node: OutlineNode;
@@ -75,30 +75,29 @@ function ancestryOrNearest(root: OutlineNode | undefined, path: NodePath): Outli
 
 /** Finds a node by path. */
 export function findNode(root: OutlineNode | undefined, path: NodePath): OutlineNode | undefined {
-  if (!root) return undefined;
-  const key = pathKey(path);
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (pathKey(n.path) === key) return n;
-    if (n.children) stack.push(...n.children);
-  }
-  return undefined;
+  const chain = ancestry(root, path);
+  return chain[chain.length - 1];
 }
 
-/** Ancestor chain (root first) of the node at `path`, ending with that node. */
+/**
+ * Ancestor chain (root first) of the node at `path`, ending with that node. A node's path
+ * extends its parent's, so the walk goes down only the branch whose path starts the one looked
+ * for (the Problems list writes a path per problem: a walk of the whole outline for each was
+ * most of what it cost to show a large model's problems); a tree that breaks that rule is walked
+ * whole.
+ */
 export function ancestry(root: OutlineNode | undefined, path: NodePath): OutlineNode[] {
   if (!root) return [];
-  const key = pathKey(path);
   const chain: OutlineNode[] = [];
-  const walk = (n: OutlineNode): boolean => {
+  const walk = (n: OutlineNode, prune: boolean): boolean => {
+    if (prune && !isPrefix(n.path, path)) return false;
     chain.push(n);
-    if (pathKey(n.path) === key) return true;
-    for (const c of n.children ?? []) if (walk(c)) return true;
+    if (samePath(n.path, path)) return true;
+    for (const c of n.children ?? []) if (walk(c, prune)) return true;
     chain.pop();
     return false;
   };
-  return walk(root) ? chain : [];
+  return walk(root, true) || walk(root, false) ? chain : [];
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
-import type { AppError, DocId, DocSnapshot, InvokeChannel, Req, Res, TextureView } from '../../shared/ipc/contract.ts';
+import type { AppError, DocId, DocSnapshot, InvokeChannel, OpenedDoc, Req, Res, TextureView } from '../../shared/ipc/contract.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery, RepathAnswer } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
@@ -94,11 +95,34 @@ export const useDocs = defineStore('docs', () => {
     if (s.id === activeId.value) void refreshInspection();
   }
 
-  function opened(s: DocSnapshot | undefined): DocSnapshot | undefined {
-    if (!s) return undefined;
+  function opened(answer: OpenedDoc | DocSnapshot | undefined): DocSnapshot | undefined {
+    if (!answer) return undefined;
+    // The scene that came with the open goes to the preview, never into reactive state.
+    const { scene, ...s } = answer as OpenedDoc;
+    if (scene) {
+      openedScenes.set(`${s.id}:${s.revision}`, scene);
+      // Never more than a few held (a preview that is not shown takes none).
+      for (const k of openedScenes.keys()) if (openedScenes.size > 2) openedScenes.delete(k);
+    }
     accept(s);
     activate(s.id);
     return s;
+  }
+
+  /**
+   * Scenes that came with `doc:open` answers, by document and revision: the preview takes each
+   * once ({@link takeOpenedScene}) instead of asking `doc:scene`. Plain data, outside the store's
+   * reactive state (a scene's vertex arrays must not be made reactive).
+   */
+  const openedScenes = new Map<string, Scene>();
+  /** The scene that came with the document's open, for its first preview (default LOD), once. */
+  function takeOpenedScene(id: DocId, revision: number): Scene | undefined {
+    const key = `${id}:${revision}`;
+    const scene = openedScenes.get(key);
+    openedScenes.delete(key);
+    // Older ones for this document are of no use any more.
+    for (const k of openedScenes.keys()) if (k.startsWith(`${id}:`)) openedScenes.delete(k);
+    return scene;
   }
 
   /** A texture file opened on its own (shown in the texture view, not as a document). */
@@ -142,7 +166,8 @@ export const useDocs = defineStore('docs', () => {
     }
     // The editor's decoding memory setting goes with the request (absent: the default rule).
     const maxMemory = useSettings().maxMemoryBytes;
-    return opened(await call('doc:open', maxMemory !== undefined ? { path, maxMemory } : { path }, `Could not open ${path}`));
+    // The preview's first scene comes with the answer (one round trip to the first frame).
+    return opened(await call('doc:open', { path, scene: true, ...(maxMemory !== undefined ? { maxMemory } : {}) }, `Could not open ${path}`));
   }
 
   /** Opens a file dropped on the window from its bytes: read-only until saved into a folder. */
@@ -177,6 +202,7 @@ export const useDocs = defineStore('docs', () => {
   }
 
   function forget(id: DocId): void {
+    for (const k of openedScenes.keys()) if (k.startsWith(`${id}:`)) openedScenes.delete(k);
     const i = docs.value.findIndex((d) => d.id === id);
     if (i < 0) return;
     docs.value.splice(i, 1);
@@ -565,7 +591,7 @@ export const useDocs = defineStore('docs', () => {
   return {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
-    call, accept, open, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
+    call, accept, open, takeOpenedScene, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, query, editPlanned, edit, planRepath, editIn, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation, useSourceConfig,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,

@@ -123,7 +123,7 @@ export class Viewport {
   /**
    * Compiles, while the window waits for its first file, the shader programs a textured model
    * draws with under the studio lights (a map, opaque / blended with a cut-out / cut-out, both
-   * sides / front only) and the floor grid's, so the first textured frame of a model does not stop for them. Done
+   * sides / front only; no map; skinned, with and without a map) and the floor grid's, so the first textured frame of a model does not stop for them. Done
    * with the browser's parallel compile where it has one; a program that is not used costs
    * nothing but the compile. The materials are kept (not drawn) for as long as the viewport
    * lives: three.js deletes a program when the last material using it is disposed, and the
@@ -145,6 +145,23 @@ export class Viewport {
         this.warmed.push(m);
         holder.add(new THREE.Mesh(g, m));
       }
+      // No map: a model whose textures are not found (or not there yet), and one that has none.
+      const plain = new THREE.MeshPhongMaterial({ side });
+      this.warmed.push(plain);
+      holder.add(new THREE.Mesh(g, plain));
+    }
+    // A skinned model (LODka, Grimrock and Unigine characters), with and without its map.
+    const sg = g.clone();
+    sg.setAttribute('skinIndex', new THREE.BufferAttribute(new Uint16Array(12), 4));
+    sg.setAttribute('skinWeight', new THREE.BufferAttribute(new Float32Array(12).fill(0.25), 4));
+    const bone = new THREE.Bone();
+    for (const withMap of [true, false]) {
+      const m = new THREE.MeshPhongMaterial({ ...(withMap ? { map } : {}), side: THREE.DoubleSide });
+      this.warmed.push(m);
+      const skinned = new THREE.SkinnedMesh(sg, m);
+      skinned.add(bone);
+      skinned.bind(new THREE.Skeleton([bone]));
+      holder.add(skinned);
     }
     // The floor grid's line program, which every model's first frame draws too (in the helpers'
     // scene, which has no lights: a program's key counts the lights).
@@ -156,6 +173,7 @@ export class Viewport {
       this.scene.remove(holder);
       this.helpers.remove(grid);
       g.dispose();
+      sg.dispose();
       grid.geometry.dispose();
       markStage('viewport:warm');
       // One more frame of the empty view, so `onRender` listeners see the warmed programs.

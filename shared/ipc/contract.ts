@@ -19,6 +19,17 @@ export type { DocCapabilities, EditorPanel } from '../formats/capabilities.ts';
 
 export type DocId = string;
 
+/**
+ * `doc:open`'s answer. Asked with `scene: true` (the editor's preview), it also carries the scene
+ * `doc:scene` would give for the new document (default LOD), when the file is small enough that
+ * building it does not hold the document's first view back (SCENE_WITH_OPEN_MAX_BYTES): one
+ * round trip from the click to the first frame instead of two, as a glTF viewer fetches one file.
+ */
+export type OpenedDoc = DocSnapshot & { scene?: Scene };
+
+/** Files up to this size send their first scene with `doc:open` (when asked). */
+export const SCENE_WITH_OPEN_MAX_BYTES = 16 << 20;
+
 /** What the renderer knows of an open document; sent after every change. */
 export interface DocSnapshot {
   id: DocId;
@@ -139,9 +150,10 @@ export interface InvokeMap {
 
   /**
    * `maxMemory`: the editor's decoding memory setting in bytes (default: 64 MiB + 16 x the file's
-   * size, see shared/binary/budget.ts). It stays with the document for its reloads.
+   * size, see shared/binary/budget.ts). It stays with the document for its reloads. `scene`: the
+   * preview's first scene comes with the answer (see {@link OpenedDoc}).
    */
-  'doc:open': { req: { path: string; maxMemory?: number }; res: DocSnapshot };
+  'doc:open': { req: { path: string; maxMemory?: number; scene?: boolean }; res: OpenedDoc };
   'doc:openSample': { req: void; res: DocSnapshot };
   'doc:list': { req: void; res: DocSnapshot[] };
   'doc:close': { req: { id: DocId }; res: void };

@@ -7,10 +7,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
-import { viewportIdle, viewportMean } from './fixtures/viewport.ts';
+import { sceneSettled, viewportIdle, viewportMean } from './fixtures/viewport.ts';
 import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { createPaa, encodePaa } from '../../shared/formats/texture/paa.ts';
+import { encodeLod } from '../../shared/formats/lodka/encode.ts';
+import { lodkaFixtures } from '../../scripts/fixtures/lodka.ts';
 
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
 
@@ -30,7 +32,7 @@ test('a textured model\'s first frames find their shader programs compiled while
   await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
   const canvas = page.locator('[data-testid=viewport-canvas]');
   // The empty view draws once more when the warm-up is done: the count includes its programs.
-  await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(7);
+  await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(11);
   const warmed = Number(await canvas.getAttribute('data-programs'));
 
   await page.getByTestId('welcome-open').click();
@@ -45,3 +47,33 @@ test('a textured model\'s first frames find their shader programs compiled while
   await viewportIdle(page);
   expect(Number(await canvas.getAttribute('data-programs'))).toBe(warmed);
 });
+
+for (const kind of ['untextured', 'skinned'] as const) {
+  test(`${kind === 'untextured' ? 'an' : 'a'} ${kind} model's first frame finds its shader programs compiled while the window waited`, async ({ page, lodsmith }) => {
+    const dir = join(lodsmith.root, `warm-${kind}`);
+    await mkdir(dir, { recursive: true });
+    const c = cube(1);
+    // A P3D whose faces name no texture; a LODka grid skinned to a chain of ten bones.
+    const name = kind === 'untextured' ? 'plain.p3d' : 'skin.lod';
+    await writeFile(join(dir, name), kind === 'untextured'
+      ? encodeMlod(buildMlod([buildLod({ resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => '') })]))
+      : encodeLod(lodkaFixtures().find((f) => f.name === 'skeleton-10-weights.lod')!.doc));
+
+    await page.goto(lodsmith.page());
+    await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
+    const canvas = page.locator('[data-testid=viewport-canvas]');
+    // Textured (3 blends x 2 sides), untextured (2 sides), skinned (with and without a map), the grid.
+    await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(11);
+    const warmed = Number(await canvas.getAttribute('data-programs'));
+
+    await page.getByTestId('welcome-open').click();
+    await page.locator(`[data-testid=file-entry][data-name="warm-${kind}"]`).dblclick();
+    await page.locator(`[data-testid=file-entry][data-name="${name}"]`).click();
+    await page.getByTestId('file-dialog-ok').click();
+    await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toBeVisible();
+    await sceneSettled(page);
+    await viewportIdle(page);
+    expect(Number(await canvas.getAttribute('data-renders'))).toBeGreaterThan(0);
+    expect(Number(await canvas.getAttribute('data-programs'))).toBe(warmed);
+  });
+}

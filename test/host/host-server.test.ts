@@ -8,7 +8,8 @@ import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
 import { startHost, type Host } from '../../main/host/server.ts';
 import { decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 import { createHostClient } from '../../renderer/bridge/host-client.ts';
-import type { DocSnapshot, EventMap, Result } from '../../shared/ipc/contract.ts';
+import type { DocSnapshot, EventMap, OpenedDoc, Result } from '../../shared/ipc/contract.ts';
+import type { Scene } from '../../shared/scene/scene.ts';
 
 let base: string;
 let root: string;
@@ -241,6 +242,18 @@ describe('browser host: file access stays inside the roots', () => {
     expect(abs.result).toMatchObject({ ok: true, value: { path: 'models/a.fake' } });
     const inner = await call<DocSnapshot>('doc:open', { path: 'models/sub/inner-link.fake' });
     expect(inner.result).toMatchObject({ ok: true, value: { path: 'models/a.fake' } });
+  });
+
+  it("sends the preview's first scene with the open when asked, typed arrays intact", async () => {
+    const plain = await call<OpenedDoc>('doc:open', { path: 'models/a.fake' });
+    expect(plain.result?.ok && 'scene' in plain.result.value).toBe(false);
+    const r = await call<OpenedDoc>('doc:open', { path: 'models/a.fake', scene: true });
+    expect(r.result?.ok).toBe(true);
+    const opened = r.result!.ok ? r.result!.value : undefined;
+    const scene = await call<Scene>('doc:scene', { id: opened!.id });
+    expect(scene.result?.ok).toBe(true);
+    expect(opened!.scene).toEqual(scene.result!.ok ? scene.result!.value : undefined);
+    expect(opened!.scene!.materials[0]!.textureData).toBeInstanceOf(Uint8Array);
   });
 
   // Paths are built lazily: the temp folders exist only once beforeAll ran.

@@ -28,6 +28,7 @@ describe('request validation', () => {
     ['doc:open', { path: '' }, 'path'],
     ['doc:open', {}, 'path'],
     ['doc:open', 'models/a.lod', 'request'],
+    ['doc:open', { path: 'models/a.lod', scene: 'yes' }, 'scene'],
     ['doc:edit', { id: 'd', command: { op: 'explode', path: [] } }, 'command'],
     ['doc:edit', { id: 'd', command: { op: 'insert', path: ['a'], index: -1, value: 1 } }, 'command.index'],
     ['doc:edit', { id: 'd', command: { op: 'insert', path: ['a'], index: 0.5, value: 1 } }, 'command.index'],

@@ -23,14 +23,18 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function openBox(svc: DocumentService): Promise<string> {
+async function writeBox(): Promise<string> {
   const c = cube(1);
   const lods = [1, 2].map((resolution) =>
     buildLod({ resolution, ...c, normals: c.points.map((v) => -v), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => 'P:\\box\\body_co.paa') }),
   );
   const file = join(dir, 'box.p3d');
   await writeFile(file, encodeMlod(buildMlod(lods)));
-  const snap = await svc.open(file);
+  return file;
+}
+
+async function openBox(svc: DocumentService): Promise<string> {
+  const snap = await svc.open(await writeBox());
   // The prefetch runs on the next turn of the event loop after the open.
   await new Promise((r) => setImmediate(r));
   return snap.id;
@@ -86,5 +90,42 @@ describe('the scene built ahead by the texture prefetch', () => {
     const toScene = vi.spyOn(formatById('p3d-mlod'), 'toScene');
     svc.scene(id);
     expect(toScene).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the scene sent with the open (doc:open with scene: true)', () => {
+  it("is the scene doc:scene gives, built once: the prefetch takes its texture names from it and keeps nothing", async () => {
+    const svc = new DocumentService({ configDir: join(dir, 'config'), emit: () => undefined, prefetchTextures: true });
+    const file = await writeBox();
+    const toScene = vi.spyOn(formatById('p3d-mlod'), 'toScene');
+    const opened = await svc.openWithScene(file);
+    expect(toScene).toHaveBeenCalledTimes(1);
+    expect(opened.scene?.meshes.length).toBeGreaterThan(0);
+    // The prefetch runs after the answer and builds no second scene.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(toScene).toHaveBeenCalledTimes(1);
+    const held = (svc as unknown as { s: { docs: Map<string, { sceneSent?: unknown; sceneAhead?: unknown }> } }).s.docs.get(opened.id)!;
+    expect(held.sceneSent).toBeUndefined();
+    expect(held.sceneAhead).toBeUndefined();
+    // A later request (the user's LOD switch back, a reload) builds the same scene afresh.
+    const again = svc.scene(opened.id);
+    expect(toScene).toHaveBeenCalledTimes(2);
+    expect(again).toEqual(opened.scene);
+    // The plain open answers without a scene.
+    const plain = new DocumentService({ configDir: join(dir, 'config2'), emit: () => undefined, prefetchTextures: true });
+    expect('scene' in (await plain.open(file))).toBe(false);
+  });
+
+  it('is left out when the scene cannot be built, so the preview meets the error itself', async () => {
+    const svc = new DocumentService({ configDir: join(dir, 'config'), emit: () => undefined });
+    const file = await writeBox();
+    vi.spyOn(formatById('p3d-mlod'), 'toScene').mockImplementation(() => {
+      throw new Error('no scene');
+    });
+    const opened = await svc.openWithScene(file);
+    expect(opened.fileName).toBe('box.p3d');
+    expect('scene' in opened).toBe(false);
+    expect(() => svc.scene(opened.id)).toThrow(/no scene/);
   });
 });

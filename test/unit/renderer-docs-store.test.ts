@@ -31,6 +31,22 @@ async function openSample() {
 }
 
 describe('document store', () => {
+  it("keeps the scene that came with an open for the preview's first request, once, outside the document state", async () => {
+    const docs = useDocs();
+    const s = await docs.open('models/sample.lod');
+    expect(s).toBeDefined();
+    expect('scene' in s!).toBe(false);
+    expect('scene' in docs.active!).toBe(false);
+    const scene = docs.takeOpenedScene(s!.id, s!.revision);
+    expect(scene?.meshes.length).toBeGreaterThan(0);
+    expect(docs.takeOpenedScene(s!.id, s!.revision)).toBeUndefined();
+    // Another revision's request gets none (the preview asks doc:scene then).
+    await docs.close(s!.id);
+    const again = await docs.open('models/sample.lod');
+    expect(docs.takeOpenedScene(again!.id, again!.revision + 1)).toBeUndefined();
+    expect(docs.takeOpenedScene(again!.id, again!.revision)).toBeUndefined();
+  });
+
   it('opens the sample, selects it and inspects the selection', async () => {
     const docs = await openSample();
     expect(docs.active?.format).toBe('lodka-lod');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import { pathKey } from '../../shared/model/path.ts';
-import { ancestry, nearestNode, nodesOfKind, treeKey, visibleRows } from '../../renderer/lib/tree-model.ts';
+import { ancestry, findNode, nearestNode, nodesOfKind, treeKey, visibleRows } from '../../renderer/lib/tree-model.ts';
 import { canReparent, proxyRows } from '../../renderer/lib/proxy-tree.ts';
 
 const tree: OutlineNode = {
@@ -49,6 +49,30 @@ describe('structure tree model', () => {
     expect(ancestry(tree, ['chunks', 0, 'children', 1, 'children', 0]).map((n) => n.name)).toEqual(['file', 'LOD1', 'MSL1', 'MSH1']);
     expect(nearestNode(tree, ['chunks', 0, 'children', 0, 'materials', 1, 'options', 'diffuse'])?.label).toBe('Metal');
     expect(nodesOfKind(tree, 'material').map((n) => n.label)).toEqual(['Skin', 'Metal']);
+    expect(findNode(tree, ['chunks', 0, 'children', 0, 'materials', 0])?.label).toBe('Skin');
+    expect(findNode(tree, ['chunks', 9])).toBeUndefined();
+    expect(ancestry(tree, ['chunks', '0'])).toEqual([]);
+  });
+
+  it('walks down one branch only to find a node (a path per problem in a large outline)', () => {
+    // 200 LODs of 50 faces each: 10,201 nodes, every child read counted.
+    let reads = 0;
+    const node = (path: (string | number)[], children?: OutlineNode[]): OutlineNode => {
+      const n: OutlineNode = { path, name: String(path[path.length - 1] ?? 'file'), kind: 'node' };
+      if (children) Object.defineProperty(n, 'children', { get: () => (reads++, children), enumerable: true });
+      return n;
+    };
+    const big = node([], Array.from({ length: 200 }, (_, i) => node(['lods', i], Array.from({ length: 50 }, (_, j) => node(['lods', i, 'faces', j])))));
+    expect(ancestry(big, ['lods', 150, 'faces', 7]).map((n) => n.name)).toEqual(['file', '150', '7']);
+    expect(reads).toBeLessThanOrEqual(2);
+    expect(findNode(big, ['lods', 199, 'faces', 49])?.name).toBe('49');
+  });
+
+  it('still finds a node in a tree whose paths do not nest', () => {
+    const odd: OutlineNode = { path: [], name: 'file', kind: 'file', children: [
+      { path: ['group'], name: 'Visual LODs', kind: 'container', children: [{ path: ['lods', 2], name: 'LOD 2', kind: 'lod' }] },
+    ] };
+    expect(ancestry(odd, ['lods', 2]).map((n) => n.name)).toEqual(['file', 'Visual LODs', 'LOD 2']);
   });
 });
 

@@ -711,7 +711,7 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
 }
 
 /** `out` with room for `need` more bytes after `op`. */
-function grown(out: Uint8Array, op: number, need: number): Uint8Array {
+function grown(out: Uint8Array, op: number, need: number): Uint8Array<ArrayBuffer> {
   const next = new Uint8Array(Math.max(out.length * 2, op + need));
   next.set(out.subarray(0, op));
   return next;

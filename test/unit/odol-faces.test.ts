@@ -1,7 +1,10 @@
 /**
- * The ODOL face table: a count pass that checks every face, then one loop per index width that
- * reads three corners and a fourth when the face has one. Mixed triangles and quads must come back
- * in order for both widths, and a bad corner count is still reported at its own byte.
+ * The ODOL face table: one loop per index width that reads three corners and a fourth when the
+ * face has one, into a slab region sized for all quads whose unused tail goes back to the slab
+ * (the arrays after the faces are carved from it: a tail given back wrongly overwrites indices);
+ * or, when the window is too short for that, a count pass that checks every face first. Mixed
+ * triangles and quads must come back in order for both widths, and a bad corner count is still
+ * reported at its own byte.
  */
 import { describe, expect, it } from 'vitest';
 import { isDecodeError, type DecodeError } from '../../shared/errors.ts';

@@ -4,7 +4,8 @@ import { basename, dirname } from 'node:path';
 import { isDecodeError } from '../../shared/errors.ts';
 import { MemoryBudget, withBudget } from '../../shared/binary/budget.ts';
 import { entryBytes, type PboEntry } from '../../shared/formats/pbo/pbo.ts';
-import { runRules, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
+import { runRules, type RuleConfig, type RuleEnvironment, type RuleSet } from '../../shared/model/rules.ts';
+import { fsLookup } from '../documents/fs-lookup.ts';
 import { PboFile } from '../documents/pbo-file.ts';
 import { archiveRuleEnvironment, fileRuleEnvironment, loadTextureCodecs, ruleChoices, textureFileSize } from '../documents/rules-env.ts';
 import { codecFor, includeOptions, MAX_INPUT_BYTES, recognisesModel } from './load.ts';
@@ -99,9 +100,35 @@ function readEntry(job: CheckJob & { pbo: PboEntry }): Uint8Array {
   return withBudget(job.maxMemory !== undefined ? new MemoryBudget(job.maxMemory) : MemoryBudget.forInput(e.dataSize), () => entryBytes(e, stored));
 }
 
+/**
+ * The disk as the rules' path lookups see it, kept for the worker's whole run: the folders each
+ * model's references walk through (the model's folder, its parents, the folders its paths name)
+ * are mostly the same for every model of a mod, and listing them again for each model was a
+ * tenth of a worker's time over the corpus. A check is one pass over a folder that is not being
+ * changed under it, the same snapshot the editor takes for one resolution pass.
+ */
+const runLookup = fsLookup();
+
+/** The rule choices of each folder (its nearest lodsmith.json and the command's --rule) per rule set, for the run. */
+const choicesByDir = new Map<RuleSet, Map<string, RuleConfig>>();
+
+function runRuleChoices(dir: string, set: RuleSet, opts: NonNullable<CheckJob['rules']>): RuleConfig {
+  let bySet = choicesByDir.get(set);
+  if (!bySet) choicesByDir.set(set, (bySet = new Map()));
+  const key = `${dir}\u0000${opts.rule ?? ''}\u0000${opts.skipRule ?? ''}`;
+  let config = bySet.get(key);
+  if (!config) {
+    // A bad lodsmith.json or rule id throws here for each of the folder's files, as before.
+    config = ruleChoices(dir, opts, set.rules);
+    if (bySet.size >= 10_000) bySet.clear();
+    bySet.set(key, config);
+  }
+  return config;
+}
+
 /** The modding rules over a decoded model: files beside it, or entries of its archive. */
 async function modRules(set: RuleSet, doc: object, job: CheckJob): Promise<NonNullable<CheckResult['rules']>> {
-  const config = ruleChoices(dirname(job.abs), job.rules ?? {}, set.rules);
+  const config = runRuleChoices(dirname(job.abs), set, job.rules ?? {});
   await loadTextureCodecs();
   let env: RuleEnvironment;
   if (job.pbo && job.archive) {
@@ -114,7 +141,7 @@ async function modRules(set: RuleSet, doc: object, job: CheckJob): Promise<NonNu
       return e ? textureFileSize(`${job.abs}::${name}`, () => readEntry({ ...job, pbo: e })) : undefined;
     });
   } else {
-    env = fileRuleEnvironment(job.abs, [], (p) => textureFileSize(p));
+    env = fileRuleEnvironment(job.abs, [], (p) => textureFileSize(p), runLookup);
   }
   const found = runRules(set, doc, env, config);
   return {
@@ -156,7 +183,7 @@ export async function checkFile(job: CheckJob): Promise<CheckResult> {
     const diff = roundTrip(codec, data, nameOf(job), doc, job.strict, job.maxMemory, includes.readInclude);
     // A model with source animations (P3D: model.cfg) is checked against its config too (files on
     // disk only: an archive entry's model.cfg is not looked up inside the archive).
-    const cfgError = !diff && !job.pbo && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs) : undefined;
+    const cfgError = !diff && !job.pbo && codec.sourceAnimations ? await (await import('./model-cfg-cli.ts')).sourceAnimationError(codec, doc, job.abs, runLookup) : undefined;
     const ms = performance.now() - t0;
     const withRules = rules ? { rules } : {};
     if (cfgError) return { file: job.file, format, version, bytes, result: 'error', detail: cfgError, ...withRules, ms };

@@ -9,18 +9,19 @@ import { relative, resolve } from 'node:path';
 import type { SourceAnimations } from '../../shared/formats/capabilities.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import type { Problem } from '../../shared/model/problems.ts';
-import { findConfigFile, readSourceConfig } from '../documents/model-cfg-files.ts';
+import { findConfigFile, readSourceConfig, type ConfigLookup } from '../documents/model-cfg-files.ts';
 import { CliFailure } from './fail.ts';
 
 /**
  * The model's source animations, or undefined when its format has none or it has none. `override`
  * is `--model-cfg`. A config that does not parse is a CliFailure naming its file, line and column.
+ * `lookup`: the disk snapshot to find the config with (`check` keeps one for its run).
  */
-export async function sourceAnimationsOf(codec: FormatCodec, doc: object, modelPath: string, cwd: string, override?: string): Promise<SourceAnimations | undefined> {
+export async function sourceAnimationsOf(codec: FormatCodec, doc: object, modelPath: string, cwd: string, override?: string, lookup?: ConfigLookup): Promise<SourceAnimations | undefined> {
   const support = codec.sourceAnimations;
   if (!support) return undefined;
   const abs = resolve(cwd, modelPath);
-  const file = override ? resolve(cwd, override) : support.configFile ? findConfigFile(abs, support.configFile) : undefined;
+  const file = override ? resolve(cwd, override) : support.configFile ? findConfigFile(abs, support.configFile, lookup) : undefined;
   // Animations that live in a config file: none without one (and the animator is not loaded).
   if (support.configFile && !file) return undefined;
   const animator = await support.load();
@@ -67,11 +68,11 @@ export function sourceAnimationProblems(a: SourceAnimations, cwd: string): Probl
  * For `check`: the first error of the model's source animations (its config does not parse, or a
  * check failed), as one line naming the config's file and line; undefined when there is none.
  */
-export async function sourceAnimationError(codec: FormatCodec, doc: object, absModel: string): Promise<string | undefined> {
+export async function sourceAnimationError(codec: FormatCodec, doc: object, absModel: string, lookup?: ConfigLookup): Promise<string | undefined> {
   if (!codec.sourceAnimations) return undefined;
   let anims: SourceAnimations | undefined;
   try {
-    anims = await sourceAnimationsOf(codec, doc, absModel, '/');
+    anims = await sourceAnimationsOf(codec, doc, absModel, '/', undefined, lookup);
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }

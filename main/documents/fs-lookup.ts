@@ -10,37 +10,68 @@ import type { TextureLookup } from '../../shared/formats/texture/resolve.ts';
 /** Native path -> the `/`-separated absolute form the resolver works in. */
 export const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
 
+/** A folder's entries as read, with the indexes {@link TextureLookup.match} answers from. */
+interface Listing {
+  names: readonly string[];
+  exact: Set<string>;
+  /** Lower-cased name -> the first entry (in `names` order) with that lower case; built on the first miss of `exact`. */
+  lower?: Map<string, string>;
+}
+
+/** Folders a lookup keeps before it starts again (a run over a huge tree must not grow without end). */
+const MAX_DIRS = 20_000;
+
 /**
  * A lookup that reads each directory and stats each file once: a snapshot of the disk for one
- * resolution pass (make a new one per pass).
+ * resolution pass (make a new one per pass; `lodsmith check` keeps one per worker for its run, so
+ * the folders every model's references walk through are listed once, not once per model). A
+ * folder's names are indexed the first time a segment is matched in it, so each match costs one
+ * or two hash look-ups, not a scan lower-casing every name.
  */
 export function fsLookup(): TextureLookup {
-  const dirs = new Map<string, readonly string[] | undefined>();
+  const dirs = new Map<string, Listing | undefined>();
   const files = new Map<string, boolean>();
-  return {
-    list(dir) {
-      if (!dirs.has(dir)) {
-        let names: string[] | undefined;
-        try {
-          names = readdirSync(dir);
-        } catch {
-          names = undefined;
-        }
-        dirs.set(dir, names);
+  const listing = (dir: string): Listing | undefined => {
+    let l = dirs.get(dir);
+    if (l === undefined && !dirs.has(dir)) {
+      try {
+        const names = readdirSync(dir);
+        l = { names, exact: new Set(names) };
+      } catch {
+        l = undefined;
       }
-      return dirs.get(dir);
+      if (dirs.size >= MAX_DIRS) dirs.clear();
+      dirs.set(dir, l);
+    }
+    return l;
+  };
+  return {
+    list: (dir) => listing(dir)?.names,
+    match(dir, name, lower) {
+      const l = listing(dir);
+      if (!l) return undefined;
+      if (l.exact.has(name)) return name;
+      if (!l.lower) {
+        l.lower = new Map();
+        for (const n of l.names) {
+          const k = n.toLowerCase();
+          if (!l.lower.has(k)) l.lower.set(k, n);
+        }
+      }
+      return l.lower.get(lower);
     },
     isFile(path) {
-      if (!files.has(path)) {
-        let ok: boolean;
+      let ok = files.get(path);
+      if (ok === undefined) {
         try {
-          ok = statSync(path).isFile();
+          ok = statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
         } catch {
           ok = false;
         }
+        if (files.size >= MAX_DIRS) files.clear();
         files.set(path, ok);
       }
-      return files.get(path)!;
+      return ok;
     },
   };
 }

@@ -12,9 +12,25 @@ import type { ConfigIncludeReader, SourceAnimator, SourceConfig } from '../../sh
 const MAX_CFG_BYTES = 16 * 1024 * 1024;
 const MAX_PARENTS = 64;
 
+/**
+ * The disk as seen by {@link findConfigFile}: a folder's names and whether a path is a file.
+ * `lodsmith check` passes the snapshot it keeps for its run (fs-lookup.ts), so the folders from
+ * each model up to the root are listed once per run, not once per model.
+ */
+export interface ConfigLookup {
+  list(dir: string): readonly string[] | undefined;
+  isFile(path: string): boolean;
+}
+
 /** The file named `name` in `dir`, case-insensitively (Windows-made mods on a case-sensitive disk). */
-function fileIn(dir: string, name: string): string | undefined {
+function fileIn(dir: string, name: string, lookup?: ConfigLookup): string | undefined {
   const exact = join(dir, name);
+  if (lookup) {
+    if (lookup.isFile(exact)) return exact;
+    const lower = name.toLowerCase();
+    const hit = lookup.list(dir)?.find((f) => f.toLowerCase() === lower);
+    return hit && lookup.isFile(join(dir, hit)) ? join(dir, hit) : undefined;
+  }
   if (existsSync(exact) && statSync(exact).isFile()) return exact;
   try {
     const lower = name.toLowerCase();
@@ -26,10 +42,10 @@ function fileIn(dir: string, name: string): string | undefined {
 }
 
 /** `name` (model.cfg) beside the model or in its nearest parent folder, or undefined. */
-export function findConfigFile(modelPath: string, name: string): string | undefined {
+export function findConfigFile(modelPath: string, name: string, lookup?: ConfigLookup): string | undefined {
   let dir = dirname(resolve(modelPath));
   for (let k = 0; k < MAX_PARENTS; k++) {
-    const f = fileIn(dir, name);
+    const f = fileIn(dir, name, lookup);
     if (f) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;

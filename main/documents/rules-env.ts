@@ -15,6 +15,7 @@ import { fsLookup, toSlash } from './fs-lookup.ts';
  * holds them, so a miss there says nothing. They are still checked when found (size).
  */
 const GAME_ROOTS = new Set(['a3', 'ca', 'dz', 'core', 'bin']);
+const SEP = '\u0000';
 /** Largest texture read to learn its size. */
 const MAX_TEXTURE = 64 << 20;
 
@@ -30,18 +31,29 @@ function find(written: string, kind: 'texture' | 'material' | 'model', modelDir:
   return r.kind === 'file' ? r.path : undefined;
 }
 
-/** Rules environment for a model file on disk, looking below `roots` and the model's folders. */
-export function fileRuleEnvironment(modelAbs: string, roots: readonly string[] = [], sizeOf?: (path: string) => { width: number; height: number } | undefined): RuleEnvironment {
-  const lookup = fsLookup();
+/**
+ * Rules environment for a model file on disk, looking below `roots` and the model's folders.
+ * `lookup` is the disk as the resolver sees it: a fresh snapshot by default; `lodsmith check`
+ * passes one kept for its whole run.
+ */
+export function fileRuleEnvironment(modelAbs: string, roots: readonly string[] = [], sizeOf?: (path: string) => { width: number; height: number } | undefined, lookup: TextureLookup = fsLookup()): RuleEnvironment {
   const modelDir = toSlash(dirname(modelAbs));
   const slashRoots = roots.map(toSlash);
+  // The rules ask for a texture twice (exists, then its size): resolved once.
+  const found = new Map<string, string | undefined>();
+  const findOnce = (written: string, kind: 'texture' | 'material' | 'model'): string | undefined => {
+    const key = kind + SEP + written;
+    let path = found.get(key);
+    if (path === undefined && !found.has(key)) found.set(key, (path = find(written, kind, modelDir, slashRoots, lookup)));
+    return path;
+  };
   return {
     exists(written, kind) {
-      if (find(written, kind, modelDir, slashRoots, lookup)) return true;
+      if (findOnce(written, kind)) return true;
       return isGameDataPath(written) ? undefined : false;
     },
     textureSize(written) {
-      const path = find(written, 'texture', modelDir, slashRoots, lookup);
+      const path = findOnce(written, 'texture');
       if (!path || !sizeOf) return undefined;
       try {
         if (statSync(path).size > MAX_TEXTURE) return undefined;

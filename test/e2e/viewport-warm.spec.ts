@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
 import { sceneSettled, viewportIdle, viewportMean } from './fixtures/viewport.ts';
 import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
@@ -15,6 +16,27 @@ import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 import { lodkaFixtures } from '../../scripts/fixtures/lodka.ts';
 
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
+
+/**
+ * Opens the page, waits for the viewport's warm-up and gives the programs it compiled, then opens
+ * `folder/name` through the Open dialog.
+ */
+async function warmThenOpen(page: Page, url: string, folder: string, name: string): Promise<number> {
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
+  const canvas = page.locator('[data-testid=viewport-canvas]');
+  // The empty view draws once more when the warm-up is done: the count includes its programs:
+  // textured (3 blends x 2 sides), untextured (2 sides), skinned (with and without a map), the grid.
+  await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(11);
+  const warmed = Number(await canvas.getAttribute('data-programs'));
+  await page.getByTestId('welcome-open').click();
+  await page.locator(`[data-testid=file-entry][data-name="${folder}"]`).dblclick();
+  await page.locator(`[data-testid=file-entry][data-name="${name}"]`).click();
+  await page.getByTestId('file-dialog-ok').click();
+  return warmed;
+}
+
+const programs = async (page: Page): Promise<number> => Number(await page.locator('[data-testid=viewport-canvas]').getAttribute('data-programs'));
 
 test('a textured model\'s first frames find their shader programs compiled while the window waited', async ({ page, lodsmith }) => {
   const dir = join(lodsmith.root, 'warm');
@@ -28,24 +50,14 @@ test('a textured model\'s first frames find their shader programs compiled while
     resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => 'P:\\warm\\blue_co.paa'),
   })])));
 
-  await page.goto(lodsmith.page());
-  await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
-  const canvas = page.locator('[data-testid=viewport-canvas]');
-  // The empty view draws once more when the warm-up is done: the count includes its programs.
-  await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(11);
-  const warmed = Number(await canvas.getAttribute('data-programs'));
-
-  await page.getByTestId('welcome-open').click();
-  await page.locator('[data-testid=file-entry][data-name="warm"]').dblclick();
-  await page.locator('[data-testid=file-entry][data-name="box.p3d"]').click();
-  await page.getByTestId('file-dialog-ok').click();
+  const warmed = await warmThenOpen(page, lodsmith.page(), 'warm', 'box.p3d');
   // Drawn with its texture: blue dominates.
   await expect.poll(async () => {
     const [r, g, b] = await viewportMean(page);
     return b > 2 * (r + g) / 2 && b > 40;
   }, { timeout: 15_000 }).toBe(true);
   await viewportIdle(page);
-  expect(Number(await canvas.getAttribute('data-programs'))).toBe(warmed);
+  expect(await programs(page)).toBe(warmed);
 });
 
 for (const kind of ['untextured', 'skinned'] as const) {
@@ -59,21 +71,11 @@ for (const kind of ['untextured', 'skinned'] as const) {
       ? encodeMlod(buildMlod([buildLod({ resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => '') })]))
       : encodeLod(lodkaFixtures().find((f) => f.name === 'skeleton-10-weights.lod')!.doc));
 
-    await page.goto(lodsmith.page());
-    await page.waitForFunction(() => performance.getEntriesByName('lodsmith:viewport:warm').length > 0);
-    const canvas = page.locator('[data-testid=viewport-canvas]');
-    // Textured (3 blends x 2 sides), untextured (2 sides), skinned (with and without a map), the grid.
-    await expect.poll(async () => Number(await canvas.getAttribute('data-programs'))).toBeGreaterThanOrEqual(11);
-    const warmed = Number(await canvas.getAttribute('data-programs'));
-
-    await page.getByTestId('welcome-open').click();
-    await page.locator(`[data-testid=file-entry][data-name="warm-${kind}"]`).dblclick();
-    await page.locator(`[data-testid=file-entry][data-name="${name}"]`).click();
-    await page.getByTestId('file-dialog-ok').click();
+    const warmed = await warmThenOpen(page, lodsmith.page(), `warm-${kind}`, name);
     await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toBeVisible();
     await sceneSettled(page);
     await viewportIdle(page);
-    expect(Number(await canvas.getAttribute('data-renders'))).toBeGreaterThan(0);
-    expect(Number(await canvas.getAttribute('data-programs'))).toBe(warmed);
+    expect(Number(await page.locator('[data-testid=viewport-canvas]').getAttribute('data-renders'))).toBeGreaterThan(0);
+    expect(await programs(page)).toBe(warmed);
   });
 }

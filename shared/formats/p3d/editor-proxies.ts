@@ -39,19 +39,33 @@ interface MlodProxyShape {
 
 const pointOf = (l: MlodLod, i: number): V3 => [l.points[i * 3]!, l.points[i * 3 + 1]!, l.points[i * 3 + 2]!];
 
+/**
+ * The triangle of a proxy selection: the first selected face of three corners, else the first
+ * three selected points; undefined when it has neither or names a point the LOD lacks.
+ */
+function proxyTriangle(l: MlodLod, t: SelectionTag): number[] | undefined {
+  let pts: number[] = [];
+  const f = l.faces;
+  for (let i = 0; i < t.faces.length; i++) {
+    if (t.faces[i] && f.vertexCount[i] === 3) {
+      pts = [f.pointIndex[i * 4]!, f.pointIndex[i * 4 + 1]!, f.pointIndex[i * 4 + 2]!];
+      break;
+    }
+  }
+  if (pts.length === 0) for (let i = 0; i < t.points.length && pts.length < 3; i++) if (t.points[i]) pts.push(i);
+  if (pts.length < 3 || pts.some((p) => p >= l.pointFlags.length)) return undefined;
+  return pts;
+}
+
+const isProxySelection = (t: MlodLod['tags'][number]): t is SelectionTag => t.type === 'selection' && t.name.toLowerCase().startsWith('proxy:');
+
 /** The proxy selections of an MLOD LOD with the corners of their triangles. */
 function mlodProxyShapes(l: MlodLod): MlodProxyShape[] {
   const out: MlodProxyShape[] = [];
   l.tags.forEach((t, tag) => {
-    if (t.type !== 'selection' || !t.name.toLowerCase().startsWith('proxy:')) return;
-    // The triangle: the first selected face of three corners, else the first three selected points.
-    let pts: number[] = [];
-    const f = l.faces;
-    for (let i = 0; i < t.faces.length && pts.length === 0; i++) {
-      if (t.faces[i] && f.vertexCount[i] === 3) pts = [f.pointIndex[i * 4]!, f.pointIndex[i * 4 + 1]!, f.pointIndex[i * 4 + 2]!];
-    }
-    if (pts.length === 0) for (let i = 0; i < t.points.length && pts.length < 3; i++) if (t.points[i]) pts.push(i);
-    if (pts.length < 3 || pts.some((p) => p >= l.pointFlags.length)) return;
+    if (!isProxySelection(t)) return;
+    const pts = proxyTriangle(l, t);
+    if (!pts) return;
     // The corner is the one with the widest angle; of the other two, the farther one ends the y leg.
     const angle = (k: number): number => {
       const a = pointOf(l, pts[k]!);
@@ -99,6 +113,26 @@ export function p3dProxies(doc: AnyDoc, lod: number): P3dProxy[] {
       index, path: name, name, position: ok ? [m[9]!, m[10]!, m[11]!] : [0, 0, 0], axes: ok ? m.slice(0, 9) : [1, 0, 0, 0, 1, 0, 0, 0, 1],
       source: ['lods', lod, 'proxies', index], editable: ok,
     };
+  });
+}
+
+/**
+ * The proxies of one LOD as {@link p3dProxies} lists them (same ones, same order), with only
+ * what names them: path, name and node path. The modding rules need no more, and an MLOD
+ * proxy's position and axes cost a few arrays each.
+ */
+export function p3dProxyRefs(doc: AnyDoc, lod: number): Pick<P3dProxy, 'path' | 'name' | 'source'>[] {
+  if (isMlod(doc)) {
+    const l = mlodLod(doc, lod);
+    const out: Pick<P3dProxy, 'path' | 'name' | 'source'>[] = [];
+    l.tags.forEach((t, tag) => {
+      if (isProxySelection(t) && proxyTriangle(l, t)) out.push({ path: proxyPathOf(t.name).path, name: t.name, source: ['lods', lod, 'tags', tag] });
+    });
+    return out;
+  }
+  return (odolLod(doc, lod).proxies as Record<string, unknown>[]).map((p, index) => {
+    const name = String(p.name ?? '');
+    return { path: name, name, source: ['lods', lod, 'proxies', index] };
   });
 }
 

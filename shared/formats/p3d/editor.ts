@@ -66,6 +66,45 @@ function mlodGroups(l: MlodLod): { texture: string; material: string; faces: num
   return [...by.values()];
 }
 
+/**
+ * MLOD: how many faces use each (texture, material) pair, in first-use order: {@link mlodGroups}
+ * without a list of faces per group. Faces are counted per pair of table indices (a number, no
+ * string built per face), then the pairs are merged by the paths they name (a table may hold one
+ * path twice; an index past the table names ''). A pair's first face comes before all its other
+ * faces, so merging the pairs in the order they were first used keeps the paths' first-use order.
+ */
+function mlodGroupCounts(l: MlodLod): { texture: string; material: string; faces: number }[] {
+  const f = l.faces;
+  const nt = f.textures.length;
+  const nm = f.materials.length;
+  const byPair = new Map<number, number>();
+  let lastKey = -1;
+  let lastCount = 0;
+  for (let i = 0; i < f.vertexCount.length; i++) {
+    const t = Math.min(f.textureIndex[i]!, nt);
+    const m = Math.min(f.materialIndex[i]!, nm);
+    const key = t * (nm + 1) + m;
+    if (key === lastKey) {
+      lastCount++;
+      continue;
+    }
+    if (lastKey >= 0) byPair.set(lastKey, lastCount);
+    lastKey = key;
+    lastCount = (byPair.get(key) ?? 0) + 1;
+  }
+  if (lastKey >= 0) byPair.set(lastKey, lastCount);
+  const by = new Map<string, { texture: string; material: string; faces: number }>();
+  for (const [key, faces] of byPair) {
+    const texture = f.textures[Math.floor(key / (nm + 1))] ?? '';
+    const material = f.materials[key % (nm + 1)] ?? '';
+    const k = texture + SEP + material;
+    const g = by.get(k);
+    if (g) g.faces += faces;
+    else by.set(k, { texture, material, faces });
+  }
+  return [...by.values()];
+}
+
 /** ODOL v4x: one group per section, with the face range it covers. */
 function odolSections(doc: OdolDocument, l: OdolLod): { texture: number; material: number; faces: number; section: number }[] {
   const offsets = faceOffsets(l.faces.sizes, doc.version);
@@ -91,8 +130,8 @@ export function p3dGroups(doc: AnyDoc, lod: number): P3dFaceGroup[] {
   if (isMlod(doc)) {
     const l = mlodLod(doc, lod);
     const sp3x = l.signature === 'SP3X';
-    return mlodGroups(l).map((g) => ({
-      key: g.texture + SEP + g.material, texture: g.texture, material: g.material, faces: g.faces.length,
+    return mlodGroupCounts(l).map((g) => ({
+      key: g.texture + SEP + g.material, texture: g.texture, material: g.material, faces: g.faces,
       textureEditable: true, materialEditable: !sp3x, source: ['lods', lod, 'faces'],
     }));
   }
@@ -183,9 +222,9 @@ export function p3dSelections(doc: AnyDoc, lod: number): P3dSelection[] {
     l.tags.forEach((t, k) => {
       if (t.type !== 'selection' || isSpecialTagName(t.name)) return;
       let points = 0;
-      for (const b of t.points) if (b) points++;
+      for (let i = 0; i < t.points.length; i++) if (t.points[i]) points++;
       let faces = 0;
-      for (const b of t.faces) if (b) faces++;
+      for (let i = 0; i < t.faces.length; i++) if (t.faces[i]) faces++;
       out.push({ index: k, name: t.name, points, faces, source: ['lods', lod, 'tags', k] });
     });
     return out;

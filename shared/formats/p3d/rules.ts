@@ -6,8 +6,9 @@
  */
 import type { RuleEnvironment, RuleFinding, RuleInfo, RuleSet } from '../../model/rules.ts';
 import type { NodePath } from '../../model/path.ts';
-import { isMlod, p3dGroups, p3dLods, p3dProxies, p3dSelections } from './editor.ts';
-import type { MlodDocument, MlodLod } from './mlod/types.ts';
+import { isMlod, p3dGroups, p3dLods } from './editor.ts';
+import { p3dProxyRefs } from './editor-proxies.ts';
+import { isSpecialTagName, type MlodDocument, type MlodLod } from './mlod/types.ts';
 import type { OdolDocument } from './odol/document.ts';
 import { isVisualResolution, resolutionKind, resolutionName } from './resolution.ts';
 
@@ -58,14 +59,16 @@ function runP3dRules(doc: AnyDoc, env: RuleEnvironment): RuleFinding[] {
     if (seen.has(key)) out.push({ rule: 'lod-duplicate-resolution', message: `LOD ${lodName} appears twice (LODs ${seen.get(key)} and ${lod.index})`, where, path: [...base, 'resolution'] });
     else seen.set(key, String(lod.index));
     pathRules(doc, lod.index, where, env, out);
-    for (const p of p3dProxies(doc, lod.index)) {
+    for (const p of p3dProxyRefs(doc, lod.index)) {
       if (!p.path.trim()) continue;
       if (env.exists?.(p.path, 'model') === false) out.push({ rule: 'proxy-missing', message: `proxy ${p.path} names a model that cannot be found`, where: `${where}, proxy ${p.name}`, path: p.source });
     }
     // An ODOL lists every selection of the model in each LOD, empty where the LOD has none of it.
-    if (isMlod(doc)) for (const s of p3dSelections(doc, lod.index)) {
-      if (s.points === 0 && s.faces === 0) out.push({ rule: 'selection-empty', message: `named selection ${s.name} selects nothing`, where: `${where}, selection ${s.name}`, path: s.source });
-    }
+    // (The selections p3dSelections lists, each tested up to its first point or face, not counted.)
+    if (isMlod(doc)) doc.lods[lod.index]!.tags.forEach((t, k) => {
+      if (t.type !== 'selection' || isSpecialTagName(t.name) || anySet(t.points) || anySet(t.faces)) return;
+      out.push({ rule: 'selection-empty', message: `named selection ${t.name} selects nothing`, where: `${where}, selection ${t.name}`, path: ['lods', lod.index, 'tags', k] });
+    });
     if (isMlod(doc)) mlodGeometryRules(doc.lods[lod.index]!, lod.index, where, out);
   }
   return out;
@@ -95,20 +98,36 @@ function pathRules(doc: AnyDoc, lod: number, where: string, env: RuleEnvironment
   }
 }
 
+/** True when any byte of a selection's membership array is set. */
+function anySet(a: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i]) return true;
+  return false;
+}
+
 const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
-/** Findings of one rule in one LOD, itemised up to PER_LOD and counted after that. */
+/**
+ * Findings of one rule in one LOD, itemised up to PER_LOD and counted after that. A caller with a
+ * finding per face asks {@link take} first and builds the finding (its strings, its path) only
+ * when it is itemised: most faces of a big LOD with a problem are only counted.
+ */
 class Capped {
   private readonly counts = new Map<string, number>();
   private readonly out: RuleFinding[];
   constructor(out: RuleFinding[]) {
     this.out = out;
   }
+  /** Counts one finding of `rule`; true when it is to be itemised (given to {@link push}). */
+  take(rule: string): boolean {
+    const n = (this.counts.get(rule) ?? 0) + 1;
+    this.counts.set(rule, n);
+    return n <= PER_LOD;
+  }
+  push(f: RuleFinding): void {
+    this.out.push(f);
+  }
   add(f: RuleFinding): void {
-    const k = f.rule;
-    const n = (this.counts.get(k) ?? 0) + 1;
-    this.counts.set(k, n);
-    if (n <= PER_LOD) this.out.push(f);
+    if (this.take(f.rule)) this.out.push(f);
   }
   finish(where: string, path: NodePath): void {
     for (const [rule, n] of this.counts) if (n > PER_LOD) this.out.push({ rule, message: `${n - PER_LOD} more like it in this LOD`, where, path });
@@ -123,35 +142,48 @@ function mlodGeometryRules(l: MlodLod, lod: number, where: string, out: RuleFind
   const base: NodePath = ['lods', lod];
   const cap = new Capped(out);
   const P = l.points;
+  const vcs = f.vertexCount;
+  const pi = f.pointIndex;
+  const uv = f.uv;
   // UVs matter where faces are drawn (a Fire Geometry's UVs are never used).
   const drawn = isVisualResolution(l.resolution);
+  const shadow = kind === 'shadow';
+  // Per face: no arrays, strings or paths unless the face has a finding that is itemised.
+  const fw = (i: number): string => `${where}, face ${i}`;
+  const fp = (i: number): NodePath => [...base, 'faces', 'vertexCount', i];
   for (let i = 0; i < n; i++) {
-    const vc = f.vertexCount[i]!;
-    const fw = `${where}, face ${i}`;
-    const fp: NodePath = [...base, 'faces', 'vertexCount', i];
+    const vc = vcs[i]!;
     if (vc > 4) {
-      cap.add({ rule: 'face-too-many-vertices', message: `face ${i} has ${vc} vertices; faces have three or four`, where: fw, path: fp });
+      if (cap.take('face-too-many-vertices')) cap.push({ rule: 'face-too-many-vertices', message: `face ${i} has ${vc} vertices; faces have three or four`, where: fw(i), path: fp(i) });
       continue;
     }
     if (vc < 3) continue;
-    const idx = [...f.pointIndex.subarray(i * 4, i * 4 + vc)];
-    if (idx.some((p) => p >= nPoints)) continue;
-    if (new Set(idx).size < vc) cap.add({ rule: 'face-degenerate', message: `face ${i} uses a point twice`, where: fw, path: fp });
-    else if (faceArea(P, idx) <= 1e-12) cap.add({ rule: 'face-degenerate', message: `face ${i} has no area (its points lie on a line)`, where: fw, path: fp });
-    for (let k = 0; k < vc && drawn; k++) {
-      const u = f.uv[i * 8 + k * 2]!, v = f.uv[i * 8 + k * 2 + 1]!;
-      if (Number.isNaN(u) || Number.isNaN(v)) {
-        cap.add({ rule: 'uv-nan', message: `face ${i} vertex ${k} has UV (${u}, ${v})`, where: fw, path: [...base, 'faces', 'uv', i * 8 + k * 2] });
-        break;
-      }
-      if (Math.abs(u) > UV_FAR || Math.abs(v) > UV_FAR || !Number.isFinite(u) || !Number.isFinite(v)) {
-        cap.add({ rule: 'uv-far-outside', message: `face ${i} vertex ${k} has UV (${u}, ${v}), more than ${UV_FAR} textures away`, where: fw, path: [...base, 'faces', 'uv', i * 8 + k * 2] });
-        break;
+    const o = i * 4;
+    const a = pi[o]!, b = pi[o + 1]!, c = pi[o + 2]!, d = vc === 4 ? pi[o + 3]! : 0;
+    if (a >= nPoints || b >= nPoints || c >= nPoints || (vc === 4 && d >= nPoints)) continue;
+    const repeated = a === b || a === c || b === c || (vc === 4 && (d === a || d === b || d === c));
+    if (repeated) {
+      if (cap.take('face-degenerate')) cap.push({ rule: 'face-degenerate', message: `face ${i} uses a point twice`, where: fw(i), path: fp(i) });
+    } else if (faceArea(P, a, b, c, vc === 4 ? d : -1) <= 1e-12) {
+      if (cap.take('face-degenerate')) cap.push({ rule: 'face-degenerate', message: `face ${i} has no area (its points lie on a line)`, where: fw(i), path: fp(i) });
+    }
+    if (drawn) {
+      for (let k = 0; k < vc; k++) {
+        const at = i * 8 + k * 2;
+        const u = uv[at]!, v = uv[at + 1]!;
+        if (Number.isNaN(u) || Number.isNaN(v)) {
+          if (cap.take('uv-nan')) cap.push({ rule: 'uv-nan', message: `face ${i} vertex ${k} has UV (${u}, ${v})`, where: fw(i), path: [...base, 'faces', 'uv', at] });
+          break;
+        }
+        if (Math.abs(u) > UV_FAR || Math.abs(v) > UV_FAR || !Number.isFinite(u) || !Number.isFinite(v)) {
+          if (cap.take('uv-far-outside')) cap.push({ rule: 'uv-far-outside', message: `face ${i} vertex ${k} has UV (${u}, ${v}), more than ${UV_FAR} textures away`, where: fw(i), path: [...base, 'faces', 'uv', at] });
+          break;
+        }
       }
     }
-    if (kind === 'shadow' && vc !== 3) cap.add({ rule: 'shadow-non-triangle', message: `face ${i} has ${vc} vertices; a Shadow Volume is triangles only`, where: fw, path: fp });
+    if (shadow && vc !== 3 && cap.take('shadow-non-triangle')) cap.push({ rule: 'shadow-non-triangle', message: `face ${i} has ${vc} vertices; a Shadow Volume is triangles only`, where: fw(i), path: fp(i) });
   }
-  if (kind === 'shadow' && n > 0) {
+  if (shadow && n > 0) {
     const open = openEdges(f.vertexCount, f.pointIndex, null);
     if (open > 0) cap.add({ rule: 'shadow-open', message: `${open} edges belong to one face only: the Shadow Volume is not closed, so its shadow leaks`, where, path: [...base, 'faces'] });
   }
@@ -195,24 +227,33 @@ function geometryRules(l: MlodLod, lod: number, where: string, cap: Capped): voi
   }
 }
 
-/** Twice the area of a face (its triangles' cross products summed). */
-function faceArea(P: Float32Array, idx: readonly number[]): number {
-  let sx = 0, sy = 0, sz = 0;
-  const a = idx[0]! * 3;
-  for (let k = 1; k + 1 < idx.length; k++) {
-    const b = idx[k]! * 3, c = idx[k + 1]! * 3;
-    const ux = P[b]! - P[a]!, uy = P[b + 1]! - P[a + 1]!, uz = P[b + 2]! - P[a + 2]!;
-    const vx = P[c]! - P[a]!, vy = P[c + 1]! - P[a + 1]!, vz = P[c + 2]! - P[a + 2]!;
-    sx += uy * vz - uz * vy;
-    sy += uz * vx - ux * vz;
-    sz += ux * vy - uy * vx;
+/** Twice the area of a face with points a, b, c (and d, or -1 for a triangle): its triangles' cross products summed. */
+function faceArea(P: Float32Array, a: number, b: number, c: number, d: number): number {
+  const ax = P[a * 3]!, ay = P[a * 3 + 1]!, az = P[a * 3 + 2]!;
+  const ux = P[b * 3]! - ax, uy = P[b * 3 + 1]! - ay, uz = P[b * 3 + 2]! - az;
+  const vx = P[c * 3]! - ax, vy = P[c * 3 + 1]! - ay, vz = P[c * 3 + 2]! - az;
+  let sx = uy * vz - uz * vy;
+  let sy = uz * vx - ux * vz;
+  let sz = ux * vy - uy * vx;
+  if (d >= 0) {
+    const wx = P[d * 3]! - ax, wy = P[d * 3 + 1]! - ay, wz = P[d * 3 + 2]! - az;
+    sx += vy * wz - vz * wy;
+    sy += vz * wx - vx * wz;
+    sz += vx * wy - vy * wx;
   }
   return Math.hypot(sx, sy, sz);
 }
 
+/** Scratch for {@link openEdges}: one key per face edge, grown as needed and kept. */
+let edgeKeys = new Float64Array(0);
+
 /** Edges (point pairs) used by exactly one of the faces (all faces, or those marked in `only`). */
 function openEdges(vertexCount: Uint32Array, pointIndex: Uint32Array, only: Uint8Array | null): number {
-  const uses = new Map<number, number>();
+  // Every edge as one number (low point * 2^32 + high point), sorted: an edge used once is a run of one.
+  const most = vertexCount.length * 4;
+  if (edgeKeys.length < most) edgeKeys = new Float64Array(Math.max(most, edgeKeys.length * 2, 1024));
+  const keys = edgeKeys;
+  let m = 0;
   for (let i = 0; i < vertexCount.length; i++) {
     if (only && !only[i]) continue;
     const vc = Math.min(4, vertexCount[i]!);
@@ -220,12 +261,17 @@ function openEdges(vertexCount: Uint32Array, pointIndex: Uint32Array, only: Uint
     for (let s = 0; s < vc; s++) {
       const a = pointIndex[i * 4 + s]!, b = pointIndex[i * 4 + ((s + 1) % vc)]!;
       if (a === b) continue;
-      const key = Math.min(a, b) * 4294967296 + Math.max(a, b);
-      uses.set(key, (uses.get(key) ?? 0) + 1);
+      keys[m++] = a < b ? a * 4294967296 + b : b * 4294967296 + a;
     }
   }
+  const used = keys.subarray(0, m).sort();
   let open = 0;
-  for (const n of uses.values()) if (n === 1) open++;
+  for (let i = 0; i < m; ) {
+    let j = i + 1;
+    while (j < m && used[j] === used[i]) j++;
+    if (j - i === 1) open++;
+    i = j;
+  }
   return open;
 }
 

@@ -24,6 +24,13 @@ export interface TextureLookup {
   list(dir: string): readonly string[] | undefined;
   /** True when the path names a regular file. */
   isFile(path: string): boolean;
+  /**
+   * Optional shortcut for {@link findCaseInsensitive}: the entry of `dir` called `name` (that
+   * exact name when the folder has it, else the first entry in {@link list}'s order whose lower
+   * case is `lower`), undefined when there is none or `dir` is no folder. A lookup that keeps
+   * its listings indexes them once instead of scanning them for every reference.
+   */
+  match?(dir: string, name: string, lower: string): string | undefined;
 }
 
 export interface ResolveContext {
@@ -102,13 +109,23 @@ export function searchRoots(ctx: ResolveContext): string[] {
 
 /** Walks `segs` below `root`, each segment matched case-insensitively (an exact match preferred). */
 export function findCaseInsensitive(root: string, segs: readonly string[], lookup: TextureLookup): string | undefined {
+  return walk(root, segs, segs.length, undefined, lookup);
+}
+
+/** {@link findCaseInsensitive} over the first `n` of `segs`, then `last` when given (no array built per try). */
+function walk(root: string, segs: readonly string[], n: number, last: string | undefined, lookup: TextureLookup): string | undefined {
   let cur = root;
-  for (let i = 0; i < segs.length; i++) {
-    const names = lookup.list(cur);
-    if (!names) return undefined;
-    const seg = segs[i]!;
+  const end = last === undefined ? n : n + 1;
+  for (let i = 0; i < end; i++) {
+    const seg = i < n ? segs[i]! : last!;
     const lower = seg.toLowerCase();
-    const hit = names.includes(seg) ? seg : names.find((n) => n.toLowerCase() === lower);
+    let hit: string | undefined;
+    if (lookup.match) hit = lookup.match(cur, seg, lower);
+    else {
+      const names = lookup.list(cur);
+      if (!names) return undefined;
+      hit = names.includes(seg) ? seg : names.find((x) => x.toLowerCase() === lower);
+    }
     if (!hit) return undefined;
     cur = join(cur, hit);
   }
@@ -121,15 +138,16 @@ export function resolveTexture(written: string, ctx: ResolveContext, lookup: Tex
   if (colour) return { kind: 'procedural', colour };
   const segs = referenceSegments(written);
   if (!segs) return { kind: 'missing', written };
-  const last = segs[segs.length - 1]!;
+  const names = withExtensions(segs[segs.length - 1]!);
+  const folders = segs.length - 1;
   for (const root of searchRoots(ctx)) {
-    for (const name of withExtensions(last)) {
-      const hit = findCaseInsensitive(root, [...segs.slice(0, -1), name], lookup);
+    for (const name of names) {
+      const hit = walk(root, segs, folders, name, lookup);
       if (hit) return { kind: 'file', path: hit, via: 'root' };
     }
   }
-  for (const name of withExtensions(last)) {
-    const hit = findCaseInsensitive(ctx.modelDir, [name], lookup);
+  for (const name of names) {
+    const hit = walk(ctx.modelDir, segs, 0, name, lookup);
     if (hit) return { kind: 'file', path: hit, via: 'model folder' };
   }
   return { kind: 'missing', written };

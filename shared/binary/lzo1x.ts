@@ -640,92 +640,28 @@ const HASH_BITS = 14;
 
 /**
  * Compresses `data` into a valid LZO1X stream (greedy, one hash probe per position in the manner
- * of LZO1X-1) ending with the standard end marker; liblzo2's lzo1x_decompress(_safe) accepts it.
+ * of LZO1X-1, and like it stepping faster through long literal runs) ending with the standard end
+ * marker; liblzo2's lzo1x_decompress(_safe) accepts it. The steps cost ~0.2% of size on the
+ * corpus's DXT mips and pass over data that does not compress ~30x faster (a noisy 2048x2048
+ * DXT1 level: ~45 ms to ~1.5 ms of CPU).
  */
 export function lzo1xCompress(data: Uint8Array): Uint8Array {
   const n = data.length;
-  // liblzo2's documented worst case for LZO1X-1 output.
+  // liblzo2's documented worst case for LZO1X-1 output (grown if ever exceeded). The output and
+  // its position are locals passed to the writers below, not variables shared with closures:
+  // V8 keeps locals in registers, closure-shared ones in a heap context read on every access.
   let out = new Uint8Array(n + (n >> 4) + 64 + 3);
   let op = 0;
-  const ensure = (k: number): void => {
-    if (op + k <= out.length) return;
-    const next = new Uint8Array(Math.max(out.length * 2, op + k));
-    next.set(out.subarray(0, op));
-    out = next;
-  };
   const dict = new Int32Array(1 << HASH_BITS);
   /** Where the previous match stored its S bits (-1: no match yet). */
   let sPos = -1;
-
-  const emitLiterals = (from: number, to: number): void => {
-    const len = to - from;
-    if (len === 0) return;
-    ensure(len + 3 + Math.ceil(len / 255));
-    if (op === 0 && len <= 238) {
-      out[op++] = 17 + len;
-    } else if (len <= 3) {
-      // Only reachable after a match: the count rides in its S bits.
-      out[sPos] = out[sPos]! | len;
-    } else if (len <= 18) {
-      out[op++] = len - 3;
-    } else {
-      out[op++] = 0;
-      let rem = len - 18;
-      while (rem > 255) {
-        out[op++] = 0;
-        rem -= 255;
-      }
-      out[op++] = rem;
-    }
-    // Short runs byte by byte: a subarray view for each would cost more than the copy.
-    if (len < 32) for (let k = from; k < to; k++) out[op++] = data[k]!;
-    else {
-      out.set(data.subarray(from, to), op);
-      op += len;
-    }
-  };
-  const emitLength = (rem: number): void => {
-    while (rem > 255) {
-      out[op++] = 0;
-      rem -= 255;
-    }
-    out[op++] = rem;
-  };
-  const emitMatch = (dist: number, len: number): void => {
-    ensure(8 + Math.ceil(len / 255));
-    if (len <= M2_MAX_LEN && dist <= M2_MAX_OFFSET) {
-      const d = dist - 1;
-      out[op++] = ((len - 1) << 5) | ((d & 7) << 2);
-      out[op++] = d >> 3;
-    } else if (dist <= M3_MAX_OFFSET) {
-      const d = dist - 1;
-      if (len <= 33) out[op++] = 32 | (len - 2);
-      else {
-        out[op++] = 32;
-        emitLength(len - 33);
-      }
-      out[op++] = (d & 0x3f) << 2;
-      out[op++] = d >> 6;
-    } else {
-      const d = dist - M3_MAX_OFFSET;
-      const h = (d & 0x4000) >> 11;
-      if (len <= 9) out[op++] = 16 | h | (len - 2);
-      else {
-        out[op++] = 16 | h;
-        emitLength(len - 9);
-      }
-      out[op++] = (d & 0x3f) << 2;
-      out[op++] = (d >> 6) & 0xff;
-    }
-    sPos = op - 2;
-  };
-
   let lit = 0;
   let i = 0;
   // Positions closer than 4 bytes to the end cannot start a 4-byte hash match.
   const limit = n - 4;
+  // The 4 bytes at i, rolled along a byte at a time through literals (one byte read a step).
+  let v = limit >= 0 ? data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24) : 0;
   while (i <= limit) {
-    const v = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
     const h = Math.imul(v, 0x1e35a7bd) >>> (32 - HASH_BITS);
     const cand = dict[h]! - 1;
     dict[h] = i + 1;
@@ -733,15 +669,19 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
     if (
       cand >= 0 &&
       dist <= M4_MAX_OFFSET &&
-      data[cand] === data[i] &&
-      data[cand + 1] === data[i + 1] &&
-      data[cand + 2] === data[i + 2] &&
-      data[cand + 3] === data[i + 3]
+      data[cand] === (v & 255) &&
+      data[cand + 1] === ((v >>> 8) & 255) &&
+      data[cand + 2] === ((v >>> 16) & 255) &&
+      data[cand + 3] === v >>> 24
     ) {
       let len = 4;
       while (i + len < n && data[cand + len] === data[i + len]) len++;
-      emitLiterals(lit, i);
-      emitMatch(dist, len);
+      const run = i - lit;
+      const need = run + 3 + Math.ceil(run / 255) + 8 + Math.ceil(len / 255);
+      if (op + need > out.length) out = grown(out, op, need);
+      op = putLiterals(out, op, data, lit, i, sPos);
+      op = putMatch(out, op, dist, len);
+      sPos = op - 2;
       // Seed the dictionary inside the match sparsely: cheap, and it helps the next probes.
       const stop = Math.min(i + len, limit + 1);
       for (let k = i + 1; k < stop; k += 2) {
@@ -750,16 +690,97 @@ export function lzo1xCompress(data: Uint8Array): Uint8Array {
       }
       i += len;
       lit = i;
+      if (i <= limit) v = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
     } else {
-      i++;
+      // As LZO1X-1 does: the longer the run of literals, the larger the step (1 more every 32
+      // bytes), so data that does not compress is passed over quickly.
+      const step = 1 + ((i - lit) >> 5);
+      i += step;
+      if (i > limit) break;
+      v = step === 1 ? (v >>> 8) | (data[i + 3]! << 24) : data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
     }
   }
-  emitLiterals(lit, n);
-  ensure(3);
+  const run = n - lit;
+  const need = run + 3 + Math.ceil(run / 255) + 3;
+  if (op + need > out.length) out = grown(out, op, need);
+  op = putLiterals(out, op, data, lit, n, sPos);
   out[op++] = 0x11;
   out[op++] = 0;
   out[op++] = 0;
   return out.slice(0, op);
+}
+
+/** `out` with room for `need` more bytes after `op`. */
+function grown(out: Uint8Array, op: number, need: number): Uint8Array<ArrayBuffer> {
+  const next = new Uint8Array(Math.max(out.length * 2, op + need));
+  next.set(out.subarray(0, op));
+  return next;
+}
+
+/**
+ * Writes the literal run `data[from..to)` at `out[op]` (the caller has made room); a run of 1-3
+ * bytes after a match rides in that match's S bits at `sPos`. Returns the new output position.
+ */
+function putLiterals(out: Uint8Array, op: number, data: Uint8Array, from: number, to: number, sPos: number): number {
+  const len = to - from;
+  if (len === 0) return op;
+  if (op === 0 && len <= 238) {
+    out[op++] = 17 + len;
+  } else if (len <= 3) {
+    // Only reachable after a match: the count rides in its S bits.
+    out[sPos] = out[sPos]! | len;
+  } else if (len <= 18) {
+    out[op++] = len - 3;
+  } else {
+    out[op++] = 0;
+    op = putLength(out, op, len - 18);
+  }
+  // Short runs byte by byte: a subarray view for each would cost more than the copy.
+  if (len < 32) for (let k = from; k < to; k++) out[op++] = data[k]!;
+  else {
+    out.set(data.subarray(from, to), op);
+    op += len;
+  }
+  return op;
+}
+
+/** A length extension: zero bytes for 255 each, then the rest. Returns the new output position. */
+function putLength(out: Uint8Array, op: number, rem: number): number {
+  while (rem > 255) {
+    out[op++] = 0;
+    rem -= 255;
+  }
+  out[op++] = rem;
+  return op;
+}
+
+/** Writes a match of `len` bytes at distance `dist` (M2, M3 or M4); returns the new output position. */
+function putMatch(out: Uint8Array, op: number, dist: number, len: number): number {
+  if (len <= M2_MAX_LEN && dist <= M2_MAX_OFFSET) {
+    const d = dist - 1;
+    out[op++] = ((len - 1) << 5) | ((d & 7) << 2);
+    out[op++] = d >> 3;
+  } else if (dist <= M3_MAX_OFFSET) {
+    const d = dist - 1;
+    if (len <= 33) out[op++] = 32 | (len - 2);
+    else {
+      out[op++] = 32;
+      op = putLength(out, op, len - 33);
+    }
+    out[op++] = (d & 0x3f) << 2;
+    out[op++] = d >> 6;
+  } else {
+    const d = dist - M3_MAX_OFFSET;
+    const h = (d & 0x4000) >> 11;
+    if (len <= 9) out[op++] = 16 | h | (len - 2);
+    else {
+      out[op++] = 16 | h;
+      op = putLength(out, op, len - 9);
+    }
+    out[op++] = (d & 0x3f) << 2;
+    out[op++] = (d >> 6) & 0xff;
+  }
+  return op;
 }
 
 /**

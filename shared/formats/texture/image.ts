@@ -66,7 +66,11 @@ export function downsample(src: RgbaImage, sums?: Float64Array): RgbaImage {
   const w = Math.max(1, src.width >> 1);
   const h = Math.max(1, src.height >> 1);
   const out = new Uint8Array(w * h * 4);
-  const s = src.data;
+  // Whole texels as one 32-bit load / store each (R the low byte: little-endian, as everywhere the
+  // codecs run); a picture that is not 4-byte aligned is copied first.
+  const s = src.data.byteOffset % 4 !== 0 ? src.data.slice() : src.data;
+  const s32 = new Int32Array(s.buffer, s.byteOffset, src.width * src.height);
+  const o32 = new Int32Array(out.buffer, 0, w * h);
   const sw = src.width;
   const lin = SRGB_TO_LINEAR;
   const lin16 = LINEAR_16;
@@ -82,23 +86,22 @@ export function downsample(src: RgbaImage, sums?: Float64Array): RgbaImage {
     for (let x = 0; x < w; x++, o += 4) {
       const x0 = x * 2 < sw ? x * 2 : sw - 1;
       const x1 = x * 2 + 1 < sw ? x * 2 + 1 : sw - 1;
-      const p0 = (r0 + x0) * 4, p1 = (r0 + x1) * 4, p2 = (r1 + x0) * 4, p3 = (r1 + x1) * 4;
-      const a0 = s[p0 + 3]!, a1 = s[p1 + 3]!, a2 = s[p2 + 3]!, a3 = s[p3 + 3]!;
-      if (a0 === a1 && a1 === a2 && a2 === a3) {
+      const t0 = s32[r0 + x0]!, t1 = s32[r0 + x1]!, t2 = s32[r1 + x0]!, t3 = s32[r1 + x1]!;
+      if (((t0 ^ t1) | (t0 ^ t2) | (t0 ^ t3)) >>> 24 === 0) {
         // Equal weights (opaque or equally transparent texels, most quads): the mean of the four
         // linear values, in integers of 16384 steps a unit.
-        const qr = lin16[s[p0]!]! + lin16[s[p1]!]! + lin16[s[p2]!]! + lin16[s[p3]!]!;
-        const qg = lin16[s[p0 + 1]!]! + lin16[s[p1 + 1]!]! + lin16[s[p2 + 1]!]! + lin16[s[p3 + 1]!]!;
-        const qb = lin16[s[p0 + 2]!]! + lin16[s[p1 + 2]!]! + lin16[s[p2 + 2]!]! + lin16[s[p3 + 2]!]!;
-        out[o] = tab4[qr]!;
-        out[o + 1] = tab4[qg]!;
-        out[o + 2] = tab4[qb]!;
-        out[o + 3] = a0;
+        const a0 = t0 >>> 24;
+        const qr = lin16[t0 & 255]! + lin16[t1 & 255]! + lin16[t2 & 255]! + lin16[t3 & 255]!;
+        const qg = lin16[(t0 >> 8) & 255]! + lin16[(t1 >> 8) & 255]! + lin16[(t2 >> 8) & 255]! + lin16[(t3 >> 8) & 255]!;
+        const qb = lin16[(t0 >> 16) & 255]! + lin16[(t1 >> 16) & 255]! + lin16[(t2 >> 16) & 255]! + lin16[(t3 >> 16) & 255]!;
+        o32[o >> 2] = tab4[qr]! | (tab4[qg]! << 8) | (tab4[qb]! << 16) | (t0 & 0xff000000);
         ir += qr * a0; ig += qg * a0; ib += qb * a0;
         jr += qr; jg += qg; jb += qb;
         pa += a0 * 4;
         continue;
       }
+      const p0 = (r0 + x0) * 4, p1 = (r0 + x1) * 4, p2 = (r1 + x0) * 4, p3 = (r1 + x1) * 4;
+      const a0 = t0 >>> 24, a1 = t1 >>> 24, a2 = t2 >>> 24, a3 = t3 >>> 24;
       // Weight alpha + 1 keeps the colour defined for fully transparent quads.
       const w0 = a0 + 1, w1 = a1 + 1, w2 = a2 + 1, w3 = a3 + 1;
       const inv = 1 / (w0 + w1 + w2 + w3);

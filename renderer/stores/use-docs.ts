@@ -95,7 +95,7 @@ export const useDocs = defineStore('docs', () => {
     if (s.id === activeId.value) void refreshInspection();
   }
 
-  function opened(answer: OpenedDoc | DocSnapshot | undefined): DocSnapshot | undefined {
+  async function opened(answer: OpenedDoc | DocSnapshot | undefined): Promise<DocSnapshot | undefined> {
     if (!answer) return undefined;
     // The scene that came with the open goes to the preview, never into reactive state.
     const { scene, ...s } = answer as OpenedDoc;
@@ -103,6 +103,9 @@ export const useDocs = defineStore('docs', () => {
       openedScenes.set(`${s.id}:${s.revision}`, scene);
       // Never more than a few held (a preview that is not shown takes none).
       for (const k of openedScenes.keys()) if (openedScenes.size > 2) openedScenes.delete(k);
+      // The preview draws the model first; the document's panels (tree, inspector, Problems)
+      // render after that frame instead of in the same task before it.
+      if (firstScene) await firstScene(s, scene).catch(() => undefined);
     }
     accept(s);
     activate(s.id);
@@ -115,6 +118,15 @@ export const useDocs = defineStore('docs', () => {
    * reactive state (a scene's vertex arrays must not be made reactive).
    */
   const openedScenes = new Map<string, Scene>();
+  /**
+   * Set by the preview: shows a just-opened document's scene and resolves once that frame is
+   * drawn, before the document becomes the active one.
+   */
+  let firstScene: ((doc: DocSnapshot, scene: Scene) => Promise<void>) | null = null;
+  function onFirstScene(show: ((doc: DocSnapshot, scene: Scene) => Promise<void>) | null): void {
+    firstScene = show;
+  }
+
   /** The scene that came with the document's open, for its first preview (default LOD), once. */
   function takeOpenedScene(id: DocId, revision: number): Scene | undefined {
     const key = `${id}:${revision}`;
@@ -172,7 +184,7 @@ export const useDocs = defineStore('docs', () => {
 
   /** Opens a file dropped on the window from its bytes: read-only until saved into a folder. */
   async function openDropped(name: string, bytes: Uint8Array): Promise<DocSnapshot | undefined> {
-    const s = opened(await call('doc:openBytes', { name, bytes }, `Could not open ${name}`));
+    const s = await opened(await call('doc:openBytes', { name, bytes }, `Could not open ${name}`));
     if (s) notice.value = `${s.fileName} is open read-only: use Save As to put it in a folder and edit it`;
     return s;
   }
@@ -563,10 +575,9 @@ export const useDocs = defineStore('docs', () => {
     return call('doc:bytes', { id: d.id, start, end }, 'Could not read the bytes', true);
   }
 
-  async function texture(name: string): Promise<Uint8Array | null> {
-    const d = active.value;
-    if (!d) return null;
-    return (await call('doc:texture', { id: d.id, name }, 'Could not load the texture', true)) ?? null;
+  async function texture(name: string, id = active.value?.id): Promise<Uint8Array | null> {
+    if (!id) return null;
+    return (await call('doc:texture', { id, name }, 'Could not load the texture', true)) ?? null;
   }
 
   let unsubscribe: (() => void)[] = [];
@@ -591,7 +602,7 @@ export const useDocs = defineStore('docs', () => {
   return {
     docs, activeId, active, activeUi, selectedPath, selectedNode, inspection, inspectionFor, hoverSpan,
     error, notice, progress, busy, conflict, replace, askReplace, showLastError,
-    call, accept, open, takeOpenedScene, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
+    call, accept, open, takeOpenedScene, onFirstScene, openDropped, openSample, restore, activate, close, forget, select, toggleExpanded,
     refreshInspection, inspect, query, editPlanned, edit, planRepath, editIn, undo, redo, goto, revert, save, saveAs, create, remove, move, attachAnimation, attachAnimationBytes, detachAnimation, useSourceConfig,
     exportNode, importNode, duplicate, screenshot, bytes, texture, listen, unlisten,
     newFromGltf, replaceFromGltf,

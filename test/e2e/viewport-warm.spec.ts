@@ -79,3 +79,37 @@ for (const kind of ['untextured', 'skinned'] as const) {
     expect(await programs(page)).toBe(warmed);
   });
 }
+
+test('the first frame of a just-opened model is on screen: no welcome overlay over it, the panels fill in after', async ({ page, lodsmith }) => {
+  const dir = join(lodsmith.root, 'first-frame');
+  await mkdir(dir, { recursive: true });
+  const c = cube(1);
+  await writeFile(join(dir, 'plain.p3d'), encodeMlod(buildMlod([buildLod({ resolution: 1, ...c, normals: c.points.map((v) => -v * Math.SQRT2), uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => '') })])));
+  // What the page holds when the viewport draws its first frame of a new scene.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstFrame?: { welcome: boolean; scene: string } };
+    let scene0: string | null = null;
+    let renders0 = 0;
+    new MutationObserver(() => {
+      const c = document.querySelector('[data-testid=viewport-canvas]');
+      if (!c || w.__firstFrame) return;
+      const scene = c.getAttribute('data-scene') ?? '';
+      const renders = Number(c.getAttribute('data-renders') ?? 0);
+      if (scene0 === null) {
+        if (scene) {
+          scene0 = scene;
+          renders0 = renders;
+        }
+      } else if (renders > renders0) w.__firstFrame = { welcome: !!document.querySelector('[data-testid=welcome-open]'), scene };
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-scene', 'data-renders'] });
+  });
+  await warmThenOpen(page, lodsmith.page(), 'first-frame', 'plain.p3d');
+  await sceneSettled(page);
+  const first = await page.evaluate(() => (window as unknown as { __firstFrame?: { welcome: boolean; scene: string } }).__firstFrame);
+  expect(first?.scene).toMatch(/^doc-\d+:1:$/);
+  expect(first?.welcome).toBe(false);
+  // Then the document is the active one, and its scene is the one drawn first.
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toContainText('plain.p3d');
+  await expect(page.locator('[data-testid=viewport-canvas]')).toHaveAttribute('data-scene', first!.scene);
+  await expect(page.getByTestId('welcome-open')).toHaveCount(0);
+});

@@ -9,7 +9,8 @@ import { relative, resolve } from 'node:path';
 import type { SourceAnimations } from '../../shared/formats/capabilities.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import type { Problem } from '../../shared/model/problems.ts';
-import { findConfigFile, readSourceConfig, type ConfigLookup } from '../documents/model-cfg-files.ts';
+import { findConfigFile, readSourceConfig } from '../documents/model-cfg-files.ts';
+import type { TextureLookup } from '../../shared/formats/texture/resolve.ts';
 import { CliFailure } from './fail.ts';
 
 /**
@@ -17,7 +18,7 @@ import { CliFailure } from './fail.ts';
  * is `--model-cfg`. A config that does not parse is a CliFailure naming its file, line and column.
  * `lookup`: the disk snapshot to find the config with (`check` keeps one for its run).
  */
-export async function sourceAnimationsOf(codec: FormatCodec, doc: object, modelPath: string, cwd: string, override?: string, lookup?: ConfigLookup): Promise<SourceAnimations | undefined> {
+export async function sourceAnimationsOf(codec: FormatCodec, doc: object, modelPath: string, cwd: string, override?: string, lookup?: TextureLookup): Promise<SourceAnimations | undefined> {
   const support = codec.sourceAnimations;
   if (!support) return undefined;
   const abs = resolve(cwd, modelPath);
@@ -68,7 +69,7 @@ export function sourceAnimationProblems(a: SourceAnimations, cwd: string): Probl
  * For `check`: the first error of the model's source animations (its config does not parse, or a
  * check failed), as one line naming the config's file and line; undefined when there is none.
  */
-export async function sourceAnimationError(codec: FormatCodec, doc: object, absModel: string, lookup?: ConfigLookup): Promise<string | undefined> {
+export async function sourceAnimationError(codec: FormatCodec, doc: object, absModel: string, lookup?: TextureLookup): Promise<string | undefined> {
   if (!codec.sourceAnimations) return undefined;
   let anims: SourceAnimations | undefined;
   try {

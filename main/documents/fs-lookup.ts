@@ -18,8 +18,8 @@ interface Listing {
   lower?: Map<string, string>;
 }
 
-/** Folders a lookup keeps before it starts again (a run over a huge tree must not grow without end). */
-const MAX_DIRS = 20_000;
+/** Folders (and, apart, file checks) a lookup keeps before it starts again (a run over a huge tree must not grow without end). */
+const MAX_KEPT = 20_000;
 
 /**
  * A lookup that reads each directory and stats each file once: a snapshot of the disk for one
@@ -40,7 +40,7 @@ export function fsLookup(): TextureLookup {
       } catch {
         l = undefined;
       }
-      if (dirs.size >= MAX_DIRS) dirs.clear();
+      if (dirs.size >= MAX_KEPT) dirs.clear();
       dirs.set(dir, l);
     }
     return l;
@@ -68,7 +68,7 @@ export function fsLookup(): TextureLookup {
         } catch {
           ok = false;
         }
-        if (files.size >= MAX_DIRS) files.clear();
+        if (files.size >= MAX_KEPT) files.clear();
         files.set(path, ok);
       }
       return ok;

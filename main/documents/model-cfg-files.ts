@@ -4,45 +4,28 @@
  * nearest parent folder that has one. An explicit file (`--model-cfg`) overrides the search. `#include` paths are read relative to
  * the including file; a path starting with `\` (a P-drive path) is tried under each parent folder.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { ConfigIncludeReader, SourceAnimator, SourceConfig } from '../../shared/formats/capabilities.ts';
+import type { TextureLookup } from '../../shared/formats/texture/resolve.ts';
+import { fsLookup } from './fs-lookup.ts';
 
 /** Largest model.cfg or included file read (real ones are a few hundred KB at most). */
 const MAX_CFG_BYTES = 16 * 1024 * 1024;
 const MAX_PARENTS = 64;
 
+/** The file named `name` in `dir`, case-insensitively (Windows-made mods on a case-sensitive disk), an exact name first. */
+function fileIn(dir: string, name: string, lookup: TextureLookup): string | undefined {
+  const hit = lookup.match ? lookup.match(dir, name, name.toLowerCase()) : lookup.list(dir)?.find((f) => f === name || f.toLowerCase() === name.toLowerCase());
+  return hit !== undefined && lookup.isFile(join(dir, hit)) ? join(dir, hit) : undefined;
+}
+
 /**
- * The disk as seen by {@link findConfigFile}: a folder's names and whether a path is a file.
- * `lodsmith check` passes the snapshot it keeps for its run (fs-lookup.ts), so the folders from
- * each model up to the root are listed once per run, not once per model.
+ * `name` (model.cfg) beside the model or in its nearest parent folder, or undefined. `lookup` is
+ * the disk as seen for this search: a fresh snapshot by default; `lodsmith check` passes the one
+ * it keeps for its run (fs-lookup.ts), so the folders up to the root are listed once per run.
  */
-export interface ConfigLookup {
-  list(dir: string): readonly string[] | undefined;
-  isFile(path: string): boolean;
-}
-
-/** The file named `name` in `dir`, case-insensitively (Windows-made mods on a case-sensitive disk). */
-function fileIn(dir: string, name: string, lookup?: ConfigLookup): string | undefined {
-  const exact = join(dir, name);
-  if (lookup) {
-    if (lookup.isFile(exact)) return exact;
-    const lower = name.toLowerCase();
-    const hit = lookup.list(dir)?.find((f) => f.toLowerCase() === lower);
-    return hit && lookup.isFile(join(dir, hit)) ? join(dir, hit) : undefined;
-  }
-  if (existsSync(exact) && statSync(exact).isFile()) return exact;
-  try {
-    const lower = name.toLowerCase();
-    const hit = readdirSync(dir).find((f) => f.toLowerCase() === lower);
-    return hit && statSync(join(dir, hit)).isFile() ? join(dir, hit) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `name` (model.cfg) beside the model or in its nearest parent folder, or undefined. */
-export function findConfigFile(modelPath: string, name: string, lookup?: ConfigLookup): string | undefined {
+export function findConfigFile(modelPath: string, name: string, lookup: TextureLookup = fsLookup()): string | undefined {
   let dir = dirname(resolve(modelPath));
   for (let k = 0; k < MAX_PARENTS; k++) {
     const f = fileIn(dir, name, lookup);
@@ -78,8 +61,9 @@ export const diskIncludeReader: ConfigIncludeReader = (path, from) => {
       dir = up;
     }
   } else candidates.push(resolve(dirname(from), rel));
+  const lookup = fsLookup();
   for (const c of candidates) {
-    const f = existsSync(c) && statSync(c).isFile() ? c : fileIn(dirname(c), c.replace(/^.*[\\/]/, ''));
+    const f = fileIn(dirname(c), c.replace(/^.*[\\/]/, ''), lookup);
     if (f) return { name: f, text: readText(f) };
   }
   return undefined;

@@ -158,9 +158,8 @@ export function createFakeApi(opts: FakeApiOptions): LodsmithApi & { emit<C exte
       const snap = open(path, undefined, maxMemory);
       if (!scene) return snap;
       // As the desktop host does: the preview's first scene with the answer, or none when it fails.
-      const d = get(snap.id);
       try {
-        return { ...snap, scene: d.codec.toScene(d.doc, {}) };
+        return { ...snap, scene: handlers['doc:scene']({ id: snap.id }) };
       } catch {
         return snap;
       }

@@ -31,20 +31,24 @@ export class DocumentOpening {
 
   private readonly opening = new Map<string, Promise<DocSnapshot>>();
 
-  /** Opens a file; `maxMemory` is the editor's decoding memory setting (bytes). */
-  async open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
+  /**
+   * Opens a file; `maxMemory` is the editor's decoding memory setting (bytes). With
+   * `problemsLater` a newly opened document answers without its problems (`problemsPending`) and
+   * they follow as a `doc:problems` event (DocumentStore.sendProblemsLater).
+   */
+  async open(userPath: string, maxMemory?: number, problemsLater = false): Promise<DocSnapshot> {
     const abs = await this.s.paths.resolve(userPath, 'read');
     for (const d of this.s.docs.values()) if (d.abs === abs) return this.s.snapshot(d);
     // Two quick requests for one file (a double click) share one read instead of making two tabs.
     let running = this.opening.get(abs);
     if (!running) {
-      running = this.openResolved(abs, maxMemory).finally(() => this.opening.delete(abs));
+      running = this.openResolved(abs, maxMemory, problemsLater).finally(() => this.opening.delete(abs));
       this.opening.set(abs, running);
     }
     return running;
   }
 
-  private async openResolved(abs: string, maxMemory?: number): Promise<DocSnapshot> {
+  private async openResolved(abs: string, maxMemory: number | undefined, problemsLater: boolean): Promise<DocSnapshot> {
     const display = this.s.paths.display(abs);
     let read: { bytes: Uint8Array; disk: DiskState };
     try {
@@ -71,7 +75,14 @@ export class DocumentOpening {
     await this.sources?.attach(d);
     this.s.docs.set(id, d);
     await this.s.recent.add(display);
-    const snap = await this.s.snapshot(d);
+    if (problemsLater) {
+      // The texture checks build the scene the preview asks for next (kept for it): they run now,
+      // and are kept for the problems sent later. The validation, the modding rules and the rest
+      // of the problems wait until the answer has gone out.
+      this.textures.textureProblems(d);
+    }
+    const snap = await this.s.snapshot(d, { problemsLater });
+    if (problemsLater) this.s.sendProblemsLater(d);
     this.textures.prefetchTextures(d);
     return snap;
   }

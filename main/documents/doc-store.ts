@@ -61,6 +61,12 @@ export interface DocumentServiceOptions {
   textureRoots?: () => readonly string[];
   /** Decode the textures a model names as soon as it is opened (the editors; not the CLI). */
   prefetchTextures?: boolean;
+  /**
+   * Runs work the service puts off until its answer has gone out (a just-opened document's
+   * problems). Default: the next turn of the event loop (`setImmediate`); the browser host waits
+   * until the answers it is writing have been written, so the work never holds their bytes back.
+   */
+  afterAnswer?: (task: () => void) => void;
 }
 
 export interface HistoryEntry {
@@ -252,15 +258,24 @@ export class DocumentStore {
     return codec;
   }
 
-  /** The renderer's view of a document, with problems and whether the disk changed under it. */
-  async snapshot(d: OpenDocument): Promise<DocSnapshot> {
+  /** Everything the Problems list shows for the document: the codec's validation, then {@link problemsOf}. */
+  problems(d: OpenDocument): Problem[] {
     let problems: Problem[];
     try {
       problems = timedStage('host:validate', () => d.codec.validate(d.tree));
     } catch (e) {
       problems = [{ severity: 'error', message: `Validation failed: ${toAppError(e).message}`, where: '' }];
     }
-    problems = [...problems, ...this.problemsOf(d)];
+    return [...problems, ...this.problemsOf(d)];
+  }
+
+  /**
+   * The renderer's view of a document, with problems and whether the disk changed under it. With
+   * `problemsLater` the problems are left out (`problemsPending`) and sent as a `doc:problems`
+   * event once the answer carrying this snapshot has gone out ({@link sendProblemsLater}).
+   */
+  async snapshot(d: OpenDocument, opts: { problemsLater?: boolean } = {}): Promise<DocSnapshot> {
+    const problems = opts.problemsLater ? [] : this.problems(d);
     let outline;
     try {
       outline = timedStage('host:outline', () => d.codec.outline(d.tree));
@@ -289,6 +304,7 @@ export class DocumentStore {
       bytes: d.original.length,
       outline,
       problems,
+      ...(opts.problemsLater ? { problemsPending: true as const } : {}),
       dirty: this.dirty(d),
       canUndo: d.undo.length > 0,
       canRedo: d.redo.length > 0,
@@ -336,6 +352,26 @@ export class DocumentStore {
     } catch {
       return true;
     }
+  }
+
+  /**
+   * Finds the problems of `d` after the answer that said `problemsPending` has gone out, and sends
+   * them as `doc:problems` for the revision that answer had. Nothing is sent when the document
+   * was closed or changed meanwhile: every later snapshot carries its problems itself.
+   */
+  sendProblemsLater(d: OpenDocument): void {
+    const revision = d.revision;
+    const task = () => {
+      if (this.docs.get(d.id) !== d || d.revision !== revision) return;
+      let problems: Problem[];
+      try {
+        problems = timedStage('host:problems', () => this.problems(d));
+      } catch (e) {
+        problems = [{ severity: 'error', message: `Problems could not be listed: ${toAppError(e).message}`, where: '' }];
+      }
+      this.emit('doc:problems', { id: d.id, revision, problems });
+    };
+    (this.opts.afterAnswer ?? ((t: () => void) => void setImmediate(t)))(task);
   }
 
   async changed(d: OpenDocument): Promise<DocSnapshot> {

@@ -132,12 +132,16 @@ export class DocumentService {
     return this.getSettings();
   }
 
-  /** Opens a file (or returns the document already open for it); `maxMemory` is the editor's decoding memory setting (bytes). */
-  open(userPath: string, maxMemory?: number): Promise<DocSnapshot> {
+  /**
+   * Opens a file (or returns the document already open for it); `maxMemory` is the editor's
+   * decoding memory setting (bytes). With `problemsLater` a newly opened file answers without its
+   * problems (`problemsPending`) and a `doc:problems` event brings them (see {@link openWithScene}).
+   */
+  open(userPath: string, maxMemory?: number, problemsLater = false): Promise<DocSnapshot> {
     // An entry of a PBO archive (`addons/x.pbo::data\\box.p3d`) opens read-only (doc-archives.ts).
     const inArchive = splitArchivePath(userPath);
     if (inArchive) return this.archives.open(inArchive.archive, inArchive.inner, (name, bytes) => this.opening.openBytes(name, bytes), maxMemory);
-    return this.opening.open(userPath, maxMemory);
+    return this.opening.open(userPath, maxMemory, problemsLater);
   }
 
   /**
@@ -146,9 +150,14 @@ export class DocumentService {
    * trip instead of two. The texture prefetch that follows every open reads the texture names from
    * this scene instead of building it again. A scene that cannot be built is left out: the
    * preview's own `doc:scene` then meets the error and shows it.
+   *
+   * A file opened here answers without its problems (`problemsPending`): the codec's validation,
+   * the modding rules and the config and animation checks run after the answer has gone out and
+   * arrive as `doc:problems` (for the largest MLOD of the corpus they were half of the host's
+   * work in the open). Any later snapshot (an edit, a save, `doc:list`) carries its problems.
    */
   async openWithScene(userPath: string, maxMemory?: number): Promise<OpenedDoc> {
-    const snap = await this.open(userPath, maxMemory);
+    const snap = await this.open(userPath, maxMemory, true);
     const d = this.s.docs.get(snap.id);
     if (!d || d.original.length > SCENE_WITH_OPEN_MAX_BYTES) return snap;
     let scene: Scene;

@@ -64,6 +64,8 @@ export interface Host {
 }
 
 export const TOKEN_HEADER = 'x-lodsmith-token';
+/** Work put off until the answers are written runs after this long at the latest (a client that stops reading). */
+const AFTER_ANSWER_MAX_MS = 1000;
 /** The subprotocol the event socket speaks, and the prefix of the one that carries the token. */
 export const WS_PROTOCOL = 'lodsmith';
 export const WS_TOKEN_PREFIX = 'lodsmith.token.';
@@ -116,11 +118,38 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     const frame = encodeEnvelope({ channel, payload });
     for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
   };
+  // Work the service puts off until its answer is out (a new document's problems) waits until no
+  // answer is being written: a long task run while an answer's bytes are still queued on its
+  // socket would hold the rest of them back. At most AFTER_ANSWER_MAX_MS, for a client that stops reading.
+  const writing = new Set<ServerResponse>();
+  let later: (() => void)[] = [];
+  let laterTimer: ReturnType<typeof setTimeout> | undefined;
+  const runLater = (force: boolean) => {
+    if ((writing.size && !force) || !later.length) return;
+    clearTimeout(laterTimer);
+    laterTimer = undefined;
+    const tasks = later;
+    later = [];
+    for (const t of tasks) {
+      try {
+        t();
+      } catch (e) {
+        log(`deferred work failed: ${(e as Error)?.stack ?? String(e)}`);
+      }
+    }
+  };
+  const afterAnswer = (task: () => void) => {
+    later.push(task);
+    setImmediate(() => runLater(false));
+    laterTimer ??= setTimeout(() => runLater(true), AFTER_ANSWER_MAX_MS);
+    laterTimer.unref?.();
+  };
   const service = new DocumentService({
     configDir: opts.configDir, paths, emit, samplePath: opts.samplePath ?? null, ...(opts.gltf ? { gltf: opts.gltf } : {}),
     // The folders the user named are where a model's textures may be looked up (a P-drive, mods).
     textureRoots: () => paths.roots.map((r) => r.real),
     prefetchTextures: true,
+    afterAnswer,
   });
   const notInBrowser = async (): Promise<never> =>
     fail('invalid', 'Native file dialogs are not available in the browser; pick a file from the folder list');
@@ -140,6 +169,12 @@ export async function startHost(opts: HostOptions): Promise<Host> {
       'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
       'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY', ...headers,
     });
+    writing.add(res);
+    const done = () => {
+      if (writing.delete(res) && later.length) setImmediate(() => runLater(false));
+    };
+    res.once('finish', done);
+    res.once('close', done);
     if (typeof body === 'string' || body instanceof Uint8Array) {
       res.end(body);
       return;
@@ -322,6 +357,8 @@ export async function startHost(opts: HostOptions): Promise<Host> {
     dispatch,
     eventClients: () => sockets.size,
     async close() {
+      clearTimeout(laterTimer);
+      later = [];
       for (const s of sockets) s.terminate();
       wss.close();
       server.closeAllConnections();

@@ -10,6 +10,7 @@ import type { Scene } from '../../shared/scene/scene.ts';
 import type { EditCommand } from '../../shared/model/commands.ts';
 import type { EditorQuery, RepathAnswer } from '../../shared/model/editor-query.ts';
 import type { Inspection, OutlineNode } from '../../shared/model/outline.ts';
+import type { Problem } from '../../shared/model/problems.ts';
 import { pathKey, type NodePath } from '../../shared/model/path.ts';
 import { api } from '../bridge/index.ts';
 import { useSettings } from './use-settings.ts';
@@ -84,15 +85,46 @@ export const useDocs = defineStore('docs', () => {
 
   /** Takes a snapshot from any source (reply or `doc:changed`). */
   function accept(s: DocSnapshot): void {
+    if (s.problemsPending) {
+      // Its problems may have come before it (the event and the answer travel apart).
+      const key = `${s.id}:${s.revision}`;
+      const early = earlyProblems.get(key);
+      earlyProblems.delete(key);
+      if (early) s = withProblems(s, early);
+    }
     const i = docs.value.findIndex((d) => d.id === s.id);
     if (i >= 0) {
-      if (docs.value[i]!.revision > s.revision) return;
+      const had = docs.value[i]!;
+      if (had.revision > s.revision) return;
+      // Problems that arrived for this revision stay.
+      if (s.problemsPending && had.revision === s.revision && !had.problemsPending) s = withProblems(s, had.problems);
       docs.value.splice(i, 1, s);
     } else {
       docs.value.push(s);
       ui.set(s.id, { selected: null, filter: '', expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
     }
     if (s.id === activeId.value) void refreshInspection();
+  }
+
+  /**
+   * `doc:problems`: the problems of a snapshot that said `problemsPending` (a just-opened file).
+   * Taken only by that very revision while it still waits for them (every later snapshot has its
+   * own); kept a short while when the snapshot has not arrived yet.
+   */
+  const earlyProblems = new Map<string, Problem[]>();
+  function acceptProblems(p: { id: DocId; revision: number; problems: Problem[] }): void {
+    const i = docs.value.findIndex((d) => d.id === p.id);
+    const d = docs.value[i];
+    if (!d) {
+      earlyProblems.set(`${p.id}:${p.revision}`, p.problems);
+      for (const k of earlyProblems.keys()) if (earlyProblems.size > 4) earlyProblems.delete(k);
+      return;
+    }
+    if (d.revision === p.revision && d.problemsPending) docs.value.splice(i, 1, withProblems(d, p.problems));
+  }
+  function withProblems(s: DocSnapshot, problems: Problem[]): DocSnapshot {
+    const { problemsPending: _pending, ...rest } = s;
+    return { ...rest, problems };
   }
 
   async function opened(answer: OpenedDoc | DocSnapshot | undefined): Promise<DocSnapshot | undefined> {
@@ -109,7 +141,7 @@ export const useDocs = defineStore('docs', () => {
     }
     accept(s);
     activate(s.id);
-    return s;
+    return docs.value.find((d) => d.id === s.id) ?? s;
   }
 
   /**
@@ -215,6 +247,7 @@ export const useDocs = defineStore('docs', () => {
 
   function forget(id: DocId): void {
     for (const k of openedScenes.keys()) if (k.startsWith(`${id}:`)) openedScenes.delete(k);
+    for (const k of earlyProblems.keys()) if (k.startsWith(`${id}:`)) earlyProblems.delete(k);
     const i = docs.value.findIndex((d) => d.id === id);
     if (i < 0) return;
     docs.value.splice(i, 1);
@@ -587,6 +620,7 @@ export const useDocs = defineStore('docs', () => {
     unsubscribe = [
       a.on('doc:changed', (s) => accept(s)),
       a.on('doc:closed', ({ id }) => forget(id)),
+      a.on('doc:problems', (p) => acceptProblems(p)),
       a.on('doc:progress', (p) => {
         progress.value = p.fraction >= 1 ? null : { task: p.task, fraction: p.fraction };
       }),

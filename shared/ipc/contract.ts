@@ -44,6 +44,13 @@ export interface DocSnapshot {
   bytes: number;
   outline: OutlineNode;
   problems: Problem[];
+  /**
+   * The problems are still being found: `problems` is empty and a `doc:problems` event for this
+   * revision brings them. Set on the answer of `doc:open` with `scene: true` (the editor's open):
+   * the validation and the modding rules run after the answer, so the first frame does not wait
+   * for them.
+   */
+  problemsPending?: true;
   dirty: boolean;
   canUndo: boolean;
   canRedo: boolean;
@@ -151,7 +158,8 @@ export interface InvokeMap {
   /**
    * `maxMemory`: the editor's decoding memory setting in bytes (default: 64 MiB + 16 x the file's
    * size, see shared/binary/budget.ts). It stays with the document for its reloads. `scene`: the
-   * preview's first scene comes with the answer (see {@link OpenedDoc}).
+   * preview's first scene comes with the answer (see {@link OpenedDoc}), and a newly opened
+   * document's problems follow it as a `doc:problems` event (`problemsPending`).
    */
   'doc:open': { req: { path: string; maxMemory?: number; scene?: boolean }; res: OpenedDoc };
   'doc:openSample': { req: void; res: DocSnapshot };
@@ -258,6 +266,8 @@ export interface EventMap {
   'menu:command': { command: string };
   'doc:changed': DocSnapshot;
   'doc:closed': { id: DocId };
+  /** The problems of a document whose snapshot said `problemsPending`, for that revision. */
+  'doc:problems': { id: DocId; revision: number; problems: Problem[] };
   /** Long work (open, save): fraction 0..1, or -1 when unknown. */
   'doc:progress': { id?: DocId; task: string; fraction: number };
   /** A file was opened from outside (command line, second instance, drag onto the dock icon). */
@@ -304,7 +314,7 @@ export const INVOKE_CHANNELS = [
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
-  'menu:command', 'doc:changed', 'doc:closed', 'doc:progress', 'app:openRequested',
+  'menu:command', 'doc:changed', 'doc:closed', 'doc:problems', 'doc:progress', 'app:openRequested',
 ] as const satisfies readonly EventChannel[];
 
 /**

@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeFile } from './fake-format.ts';
 import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
+import { buildLod, buildMlod, cube } from '../../scripts/fixtures/mlod.ts';
+import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { startHost, type Host } from '../../main/host/server.ts';
 import { decodeEnvelope, encodeEnvelope } from '../../shared/ipc/wire.ts';
 import { createHostClient } from '../../renderer/bridge/host-client.ts';
 import type { DocSnapshot, EventMap, OpenedDoc, Result } from '../../shared/ipc/contract.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
+
+/** A one-LOD MLOD cube whose faces name `texture` (a drive-letter path breaks a modding rule). */
+function mlodNaming(texture: string): Uint8Array {
+  const c = cube(1);
+  return encodeMlod(buildMlod([buildLod({ resolution: 1, ...c, uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => texture) })]));
+}
 
 let base: string;
 let root: string;
@@ -350,6 +358,56 @@ describe('browser host: the client API end to end', () => {
       const recent = await client.invoke('app:recent', undefined);
       expect(recent.ok && recent.value[0]).toBe('models/sub/e2e.fake');
     } finally {
+      off();
+      client.dispose();
+    }
+  });
+
+  it("answers the editor's open before its problems, which follow over the WebSocket once no answer is being written", async () => {
+    const client = createHostClient({ baseUrl: host.origin, token: host.token });
+    const events: EventMap['doc:problems'][] = [];
+    const off = client.on('doc:problems', (p) => events.push(p));
+    // A large answer the reader holds back: the host is still writing it.
+    await writeFile(join(root, 'sub', 'big.lod'), buildLargeLodka({ triangles: 400_000, textureSets: 1, boneWeights: false }));
+    const big = await client.invoke('doc:open', { path: 'models/sub/big.lod' });
+    if (!big.ok) throw new Error(big.error.message);
+    let held: IncomingMessage | undefined;
+    let heldBytes = 0;
+    const heldDone = new Promise<void>((resolve, reject) => {
+      const req = request({ hostname: '127.0.0.1', port: host.port, path: '/api/doc:bytes', method: 'POST', headers: { 'x-lodsmith-token': host.token } }, (res) => {
+        held = res;
+        res.pause();
+        res.on('data', (c: Buffer) => (heldBytes += c.length));
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      req.end(encodeEnvelope({ req: { id: big.value.id, start: 0, end: 1 << 30 } }));
+    });
+    try {
+      await writeFile(join(root, 'sub', 'rules.p3d'), mlodNaming('P:/mymod/box_co.paa'));
+      await expect.poll(() => host.eventClients()).toBe(1);
+      await expect.poll(() => held !== undefined).toBe(true);
+      const opened = await client.invoke('doc:open', { path: 'models/sub/rules.p3d', scene: true });
+      if (!opened.ok) throw new Error(opened.error.message);
+      expect(opened.value.scene?.meshes.length).toBeGreaterThan(0);
+      expect(opened.value.problemsPending).toBe(true);
+      expect(opened.value.problems).toEqual([]);
+      // Still writing the held answer: the problems wait.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(events).toEqual([]);
+      held!.resume();
+      await heldDone;
+      expect(heldBytes).toBeGreaterThan(8 << 20);
+      await expect.poll(() => events.length).toBe(1);
+      expect(events[0]).toMatchObject({ id: opened.value.id, revision: opened.value.revision });
+      expect(events[0]!.problems.some((p) => p.severity === 'error' && p.message.endsWith('[path-absolute]'))).toBe(true);
+      // The same list any later snapshot carries.
+      const snap = await client.invoke('doc:list', undefined);
+      expect(snap.ok && snap.value.find((d) => d.id === opened.value.id)!.problems).toEqual(events[0]!.problems);
+      await client.invoke('doc:close', { id: opened.value.id });
+    } finally {
+      held?.resume();
+      await client.invoke('doc:close', { id: big.value.id });
       off();
       client.dispose();
     }

@@ -11,6 +11,8 @@ import { createFakeApi } from '../../renderer/bridge/fake-api.ts';
 import { setApi } from '../../renderer/bridge/index.ts';
 import { findImage, nodeImageBytes, useDocs } from '../../renderer/stores/use-docs.ts';
 import { findNode as findIn, nodesOfKind } from '../../renderer/lib/tree-model.ts';
+import type { DocSnapshot, Result } from '../../shared/ipc/contract.ts';
+import type { Problem } from '../../shared/model/problems.ts';
 
 let files: Map<string, Uint8Array>;
 
@@ -188,3 +190,54 @@ describe('events from the document service', () => {
     docs.unlisten();
   });
 });
+
+describe('problems that follow the open (doc:problems)', () => {
+  /** The API with doc:open answering as the host's editor open does: problems pending, sent as an event before or after the answer. */
+  function pendingApi(order: 'before' | 'after') {
+    const api = createFakeApi({ codecs: [lodkaCodec], files, sample: 'models/sample.lod' });
+    const invoke = api.invoke.bind(api);
+    const sent: Problem[][] = [];
+    const problems: Problem[] = [{ severity: 'warning', message: 'a rule broken [path-missing]', where: 'material 0' }];
+    api.invoke = (async (channel: string, req: unknown) => {
+      const r = await (invoke as (c: string, q: unknown) => Promise<Result<DocSnapshot>>)(channel, req);
+      if (channel !== 'doc:open' || !r.ok) return r;
+      const send = () => {
+        sent.push(problems);
+        api.emit('doc:problems', { id: r.value.id, revision: r.value.revision, problems });
+      };
+      if (order === 'before') send();
+      else setTimeout(send, 0);
+      return { ok: true, value: { ...r.value, problems: [], problemsPending: true } };
+    }) as typeof api.invoke;
+    setApi(api);
+    return { api, problems, sent };
+  }
+
+  for (const order of ['before', 'after'] as const) {
+    it(`shows them whether the event comes ${order} the open's answer`, async () => {
+      const { problems, sent } = pendingApi(order);
+      const docs = useDocs();
+      docs.listen(() => undefined);
+      await docs.open('models/sample.lod');
+      if (order === 'after') expect(docs.active!.problemsPending).toBe(true);
+      await expect.poll(() => sent.length).toBe(1);
+      expect(docs.active!.problems).toEqual(problems);
+      expect(docs.active!.problemsPending).toBeUndefined();
+      docs.unlisten();
+    });
+  }
+
+  it('takes them only for the revision that waits for them', async () => {
+    const { api, sent } = pendingApi('after');
+    const docs = useDocs();
+    docs.listen(() => undefined);
+    const s = await docs.open('models/sample.lod');
+    // An edit came first: its snapshot has its own problems, and the late event changes nothing.
+    api.emit('doc:changed', { ...docs.active!, problems: [], problemsPending: undefined, revision: s!.revision + 1 } as DocSnapshot);
+    await expect.poll(() => sent.length).toBe(1);
+    expect(docs.active!.revision).toBe(s!.revision + 1);
+    expect(docs.active!.problems).toEqual([]);
+    docs.unlisten();
+  });
+});
+

@@ -52,6 +52,9 @@ test('a P3D draws its PAA texture; the Shading switch works from the keyboard; a
     return r + g > 4 * b && r > 40 && g > 40;
   }, { timeout: 15_000 }).toBe(true);
   await page.screenshot({ path: test.info().outputPath('textured.png') });
+  // The problems follow the open (doc:problems): none missing once they are in.
+  await expect(page.getByTestId('problems')).toBeVisible();
+  await expect(page.getByTestId('problems-pending')).toHaveCount(0);
   await expect(page.locator('[data-testid=problem-row]').filter({ hasText: 'texture not found' })).toHaveCount(0);
 
   // Keyboard only: focus the Shading select and pick "Solid" with the arrow keys.

@@ -106,7 +106,10 @@ export interface PreviewStages {
   helpers: number;
   /** -> the first frame with the new scene has been drawn (waiting for the animation frame, then the draw). */
   frame: number;
-  /** Host-side parts (ms): read, decode, validate, outline, scene, encode (doc:open and doc:scene). */
+  /**
+   * Host-side parts (ms): read, decode, validate, outline, scene, encode (doc:open and doc:scene);
+   * `problems` (with its `validate`) when they were found after the open's answer.
+   */
   host: Record<string, number>;
 }
 
@@ -171,10 +174,14 @@ const STAGE_LABELS: [keyof Omit<PreviewStages, 'host'>, string][] = [
 export function describeStages(s: PreviewStages): string {
   const h = s.host;
   const hostPart = (keys: string[]) => keys.filter((k) => h[k] !== undefined).map((k) => `${k} ${h[k]!.toFixed(0)}`).join(', ');
-  return STAGE_LABELS.map(([k, label]) => {
-    const extra = k === 'open' ? hostPart(['read', 'decode', 'validate', 'outline', ...(s.scene === 0 ? ['build', 'open encode'] : [])]) : k === 'scene' ? hostPart(['build', 'encode']) : '';
+  // The editor's open answers before the problems are found (doc:problems): their validation
+  // and rules run after the answer, beside the page's work, and are named apart.
+  const later = h.problems !== undefined;
+  const stages = STAGE_LABELS.map(([k, label]) => {
+    const extra = k === 'open' ? hostPart(['read', 'decode', ...(later ? [] : ['validate']), 'outline', ...(s.scene === 0 ? ['build', 'open encode'] : [])]) : k === 'scene' ? hostPart(['build', 'encode']) : '';
     return `${label} ${s[k].toFixed(0)}${extra ? ` (${extra})` : ''}`;
   }).join(', ');
+  return later ? `${stages}; after the answer: problems ${h.problems!.toFixed(0)} (${hostPart(['validate'])})` : stages;
 }
 
 /**

@@ -113,14 +113,17 @@ export const useDocs = defineStore('docs', () => {
    */
   const earlyProblems = new Map<string, Problem[]>();
   function acceptProblems(p: { id: DocId; revision: number; problems: Problem[] }): void {
-    const i = docs.value.findIndex((d) => d.id === p.id);
-    const d = docs.value[i];
+    const d = docs.value.find((x) => x.id === p.id);
     if (!d) {
       earlyProblems.set(`${p.id}:${p.revision}`, p.problems);
       for (const k of earlyProblems.keys()) if (earlyProblems.size > 4) earlyProblems.delete(k);
       return;
     }
-    if (d.revision === p.revision && d.problemsPending) docs.value.splice(i, 1, withProblems(d, p.problems));
+    if (d.revision !== p.revision || !d.problemsPending) return;
+    // In place: only what reads the problems updates. A new snapshot object would be a new
+    // active document to every watcher of it (the preview asked for its scene again).
+    d.problems = p.problems;
+    delete d.problemsPending;
   }
   function withProblems(s: DocSnapshot, problems: Problem[]): DocSnapshot {
     const { problemsPending: _pending, ...rest } = s;

@@ -1,7 +1,8 @@
 /**
  * The editor's open answers before the model's problems are found (the codec's validation and the
  * modding rules run after the answer, for the first frame's sake) and the Problems panel, the tab's
- * badge and the status bar show them when the host's `doc:problems` event brings them.
+ * badge and the status bar show them when the host's `doc:problems` event brings them, without
+ * the preview building its scene again.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +19,11 @@ test('a generated MLOD breaking a modding rule: the open answers without its pro
   await writeFile(join(dir, 'box.p3d'), encodeMlod(buildMlod([buildLod({
     resolution: 1, ...c, uvs: c.faces.map(() => [0, 0, 1, 0, 1, 1, 0, 1]), textures: c.faces.map(() => 'P:/mymod/box_co.paa'),
   })])));
+  // The preview's scene came with the open: the problems arriving later ask for none.
+  const sceneRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith(`/api/${encodeURIComponent('doc:scene')}`)) sceneRequests.push(r.url());
+  });
   await page.goto(lodsmith.page());
   await page.getByTestId('welcome-open').click();
   await page.locator('[data-testid=file-entry][data-name="rules-later"]').dblclick();
@@ -45,4 +51,5 @@ test('a generated MLOD breaking a modding rule: the open answers without its pro
   const listed = await lodsmith.invoke('doc:list', undefined);
   if (!listed.ok) throw new Error(listed.error.message);
   expect(listed.value[0]!.problems).toHaveLength(shown);
+  expect(sceneRequests).toEqual([]);
 });

@@ -219,9 +219,12 @@ describe('problems that follow the open (doc:problems)', () => {
       const docs = useDocs();
       docs.listen(() => undefined);
       await docs.open('models/sample.lod');
-      if (order === 'after') expect(docs.active!.problemsPending).toBe(true);
+      const shown = docs.active;
+      if (order === 'after') expect(shown!.problemsPending).toBe(true);
       await expect.poll(() => sent.length).toBe(1);
-      expect(docs.active!.problems).toEqual(problems);
+      await expect.poll(() => docs.active!.problems).toEqual(problems);
+      // The same document object: watchers of the active document (the preview) see no new one.
+      expect(docs.active).toBe(shown);
       expect(docs.active!.problemsPending).toBeUndefined();
       docs.unlisten();
     });

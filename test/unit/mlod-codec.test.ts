@@ -104,6 +104,44 @@ describe('MLOD codec on generated files', () => {
     try { mlodCodec.toScene(doc, { lod: 'Roadway' }); } catch (e) { expect(isDecodeError(e)).toBe(true); }
   });
 
+  it('groups faces by texture and material pair in first-use order, each group\'s faces in file order', () => {
+    const c = cube(1);
+    // Six quads and two triangles; the pairs interleave, and two table entries name the same texture.
+    const faces = [...c.faces, [0, 1, 2], [4, 5, 6]];
+    const textures = ['a.paa', 'b.paa', 'a.paa', '#(argb,8,8,3)color(1,0,0,1)', 'b.paa', 'a.paa', 'b.paa', 'a.paa'];
+    const materials = ['', '', 'm.rvmat', '', '', 'm.rvmat', '', ''];
+    const lod = buildLod({ resolution: 1, points: c.points, faces, textures, materials });
+    // A second table entry spelling an existing texture: its faces join that texture's group.
+    lod.faces.textures.push('b.paa');
+    lod.faces.textureIndex[6] = lod.faces.textures.length - 1;
+    const scene = mlodCodec.toScene(buildMlod([lod]));
+    const m = scene.meshes[0]!;
+    const pairs: string[] = [];
+    const groupOf = faces.map((_, i) => {
+      const k = `${textures[i]}|${materials[i]}`;
+      if (!pairs.includes(k)) pairs.push(k);
+      return pairs.indexOf(k);
+    });
+    expect(scene.materials.map((x) => `${x.texture ?? x.name}|${x.rvmat ?? ''}`)).toEqual(pairs.map((k) => (k.startsWith('#') ? `${k.split('|')[0]}|` : k)));
+    // The reference layout: group after group, faces in file order, one vertex per face corner.
+    const positions: number[] = [];
+    const indices: number[] = [];
+    const groups: { start: number; count: number; material: number }[] = [];
+    for (let g = 0; g < pairs.length; g++) {
+      const start = indices.length;
+      faces.forEach((f, i) => {
+        if (groupOf[i] !== g) return;
+        const first = positions.length / 3;
+        for (const p of f) positions.push(c.points[p * 3]!, c.points[p * 3 + 1]!, -c.points[p * 3 + 2]!);
+        indices.push(first, first + 1, first + 2, ...(f.length === 4 ? [first, first + 2, first + 3] : []));
+      });
+      groups.push({ start, count: indices.length - start, material: g });
+    }
+    expect(m.groups).toEqual(groups);
+    expect(Array.from(m.indices)).toEqual(indices);
+    expect(Array.from(m.positions)).toEqual(positions.map((x) => Math.fround(x)));
+  });
+
   it('outlines and inspects LODs, tables and tags', () => {
     const doc = buildSampleMlod();
     const o = mlodCodec.outline(doc);

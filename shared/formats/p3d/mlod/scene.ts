@@ -154,10 +154,16 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
   const n = f.vertexCount.length;
   const nPoints = lod.pointFlags.length;
   const nNormals = lod.normals.length / 3;
-  // Group faces by texture/material pair, keeping first-use order.
+  // Group faces by texture/material pair, keeping first-use order. Faces name the pair by two
+  // table indices: the group of an index pair is looked up once, by number (the strings of a
+  // pair are joined and looked up only the first time the pair is met).
   const groupOf = new Map<string, number>();
+  const groupOfPair = new Map<number, number>();
+  const pairStride = f.materials.length + 1;
   const materials: SceneMaterial[] = [];
   const faceGroup = new Int32Array(n).fill(-1);
+  const groupVertices: number[] = [];
+  const groupTris: number[] = [];
   let vertexTotal = 0;
   let triTotal = 0;
   for (let i = 0; i < n; i++) {
@@ -166,13 +172,27 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
     let ok = true;
     for (let k = 0; k < vc; k++) if (f.pointIndex[i * 4 + k]! >= nPoints) ok = false;
     if (!ok) continue; // validate() reports these; the preview skips them
-    const texture = f.textures[f.textureIndex[i]!] ?? '';
-    const material = f.materials[f.materialIndex[i]!] ?? '';
+    const ti = f.textureIndex[i]!;
+    const mi = f.materialIndex[i]!;
+    // Indices outside the tables (validate() reports them) take the string path every time.
+    const pair = ti >= 0 && mi >= 0 && ti < f.textures.length && mi < f.materials.length ? ti * pairStride + mi : -1;
+    let g = pair >= 0 ? groupOfPair.get(pair) : undefined;
+    if (g === undefined) g = groupFor(f.textures[ti] ?? '', f.materials[mi] ?? '');
+    if (pair >= 0) groupOfPair.set(pair, g);
+    faceGroup[i] = g;
+    groupVertices[g]! += vc;
+    groupTris[g]! += vc - 2;
+    vertexTotal += vc;
+    triTotal += vc - 2;
+  }
+  function groupFor(texture: string, material: string): number {
     const key = `${texture}\u0000${material}`;
     let g = groupOf.get(key);
     if (g === undefined) {
       g = materials.length;
       groupOf.set(key, g);
+      groupVertices.push(0);
+      groupTris.push(0);
       materials.push({
         name: material || texture || '(untextured)',
         color: [1, 1, 1, 1],
@@ -182,9 +202,7 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
         source: ['lods', li, 'faces'],
       });
     }
-    faceGroup[i] = g;
-    vertexTotal += vc;
-    triTotal += vc - 2;
+    return g;
   }
   const positions = new Float32Array(vertexTotal * 3);
   const normals = new Float32Array(vertexTotal * 3);
@@ -194,47 +212,57 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
   const groups: SceneMesh['groups'] = [];
   const P = lod.points;
   const N = lod.normals;
-  let v = 0;
-  let t = 0;
-  for (let g = 0; g < materials.length; g++) {
-    const start = t;
-    for (let i = 0; i < n; i++) {
-      if (faceGroup[i] !== g) continue;
-      const vc = f.vertexCount[i]!;
-      const first = v;
-      // Geometric normal in scene axes, used where a face vertex has no valid stored normal.
-      const a = f.pointIndex[i * 4]!, b = f.pointIndex[i * 4 + 1]!, c = f.pointIndex[i * 4 + 2]!;
-      const ux = P[b * 3]! - P[a * 3]!, uy = P[b * 3 + 1]! - P[a * 3 + 1]!, uz = -(P[b * 3 + 2]! - P[a * 3 + 2]!);
-      const wx = P[c * 3]! - P[a * 3]!, wy = P[c * 3 + 1]! - P[a * 3 + 1]!, wz = -(P[c * 3 + 2]! - P[a * 3 + 2]!);
-      let gx = uy * wz - uz * wy, gy = uz * wx - ux * wz, gz = ux * wy - uy * wx;
-      const len = Math.hypot(gx, gy, gz) || 1;
-      gx /= len; gy /= len; gz /= len;
-      for (let k = 0; k < vc; k++) {
-        const pi = f.pointIndex[i * 4 + k]!;
-        vertexPoint[v] = pi;
-        positions[v * 3] = P[pi * 3]!;
-        positions[v * 3 + 1] = P[pi * 3 + 1]!;
-        positions[v * 3 + 2] = -P[pi * 3 + 2]!;
-        const ni = f.normalIndex[i * 4 + k]!;
-        if (ni < nNormals) {
-          normals[v * 3] = -N[ni * 3]!;
-          normals[v * 3 + 1] = -N[ni * 3 + 1]!;
-          normals[v * 3 + 2] = N[ni * 3 + 2]!;
-        } else {
-          normals[v * 3] = gx;
-          normals[v * 3 + 1] = gy;
-          normals[v * 3 + 2] = gz;
-        }
-        uvs[v * 2] = f.uv[i * 8 + k * 2]!;
-        uvs[v * 2 + 1] = f.uv[i * 8 + k * 2 + 1]!;
-        v++;
+  // The groups one after another, each with its faces in file order: one pass over the faces,
+  // each written at its group's cursor (vertices and indices), where one pass per group was made.
+  const vertexAt = new Int32Array(materials.length);
+  const triangleAt = new Int32Array(materials.length);
+  for (let g = 0, vs = 0, ts = 0; g < materials.length; g++) {
+    vertexAt[g] = vs;
+    triangleAt[g] = ts * 3;
+    groups.push({ start: ts * 3, count: groupTris[g]! * 3, material: g });
+    vs += groupVertices[g]!;
+    ts += groupTris[g]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const g = faceGroup[i]!;
+    if (g < 0) continue;
+    let v = vertexAt[g]!;
+    let t = triangleAt[g]!;
+    const vc = f.vertexCount[i]!;
+    const first = v;
+    // Geometric normal in scene axes, used where a face vertex has no valid stored normal.
+    const a = f.pointIndex[i * 4]!, b = f.pointIndex[i * 4 + 1]!, c = f.pointIndex[i * 4 + 2]!;
+    const ux = P[b * 3]! - P[a * 3]!, uy = P[b * 3 + 1]! - P[a * 3 + 1]!, uz = -(P[b * 3 + 2]! - P[a * 3 + 2]!);
+    const wx = P[c * 3]! - P[a * 3]!, wy = P[c * 3 + 1]! - P[a * 3 + 1]!, wz = -(P[c * 3 + 2]! - P[a * 3 + 2]!);
+    let gx = uy * wz - uz * wy, gy = uz * wx - ux * wz, gz = ux * wy - uy * wx;
+    const len = Math.hypot(gx, gy, gz) || 1;
+    gx /= len; gy /= len; gz /= len;
+    for (let k = 0; k < vc; k++) {
+      const pi = f.pointIndex[i * 4 + k]!;
+      vertexPoint[v] = pi;
+      positions[v * 3] = P[pi * 3]!;
+      positions[v * 3 + 1] = P[pi * 3 + 1]!;
+      positions[v * 3 + 2] = -P[pi * 3 + 2]!;
+      const ni = f.normalIndex[i * 4 + k]!;
+      if (ni < nNormals) {
+        normals[v * 3] = -N[ni * 3]!;
+        normals[v * 3 + 1] = -N[ni * 3 + 1]!;
+        normals[v * 3 + 2] = N[ni * 3 + 2]!;
+      } else {
+        normals[v * 3] = gx;
+        normals[v * 3 + 1] = gy;
+        normals[v * 3 + 2] = gz;
       }
-      indices[t++] = first; indices[t++] = first + 1; indices[t++] = first + 2;
-      if (vc === 4) {
-        indices[t++] = first; indices[t++] = first + 2; indices[t++] = first + 3;
-      }
+      uvs[v * 2] = f.uv[i * 8 + k * 2]!;
+      uvs[v * 2 + 1] = f.uv[i * 8 + k * 2 + 1]!;
+      v++;
     }
-    groups.push({ start, count: t - start, material: g });
+    indices[t++] = first; indices[t++] = first + 1; indices[t++] = first + 2;
+    if (vc === 4) {
+      indices[t++] = first; indices[t++] = first + 2; indices[t++] = first + 3;
+    }
+    vertexAt[g] = v;
+    triangleAt[g] = t;
   }
   return {
     mesh: { name: resolutionName(lod.resolution), positions, normals, uvs: [uvs], indices, groups, source: ['lods', li] },

@@ -92,6 +92,8 @@ const PAGE_PROBE = `(() => {
 export interface PreviewStages {
   /** Click -> doc:open answered (the host reads, decodes, validates and outlines the file). */
   open: number;
+  /** Of `open`: click -> the doc:open request started (the page's own work before it asks). */
+  sent?: number;
   /** -> the viewport asks for the scene (the app shows the new document). */
   ui: number;
   /** -> first byte of the scene (the host builds the scene and encodes it). */
@@ -147,13 +149,14 @@ function stagesOf(t: PageTimes, host: Record<string, number>): PreviewStages | u
     // decoding in "wire decode".
     if (t.openDecoded === null) return undefined;
     return {
-      open: t.open.end, ui: t.request - t.openDecoded, scene: 0, transfer: 0, wireDecode: t.openDecoded - t.open.end,
+      open: t.open.end, sent: t.open.start, ui: t.request - t.openDecoded, scene: 0, transfer: 0, wireDecode: t.openDecoded - t.open.end,
       objects: t.objects - t.request, helpers: t.built - t.objects, frame: t.latency - t.built, host,
     };
   }
   if (t.received === null || t.decoded === null) return undefined;
   return {
     open: t.open.end,
+    sent: t.open.start,
     ui: t.request - t.open.end,
     scene: t.scene.first - t.request,
     transfer: t.received - t.scene.first,
@@ -178,7 +181,9 @@ export function describeStages(s: PreviewStages): string {
   // and rules run after the answer, beside the page's work, and are named apart.
   const later = h.problems !== undefined;
   const stages = STAGE_LABELS.map(([k, label]) => {
-    const extra = k === 'open' ? hostPart(['read', 'decode', ...(later ? [] : ['validate']), 'outline', ...(s.scene === 0 ? ['build', 'open encode'] : [])]) : k === 'scene' ? hostPart(['build', 'encode']) : '';
+    const extra = k === 'open'
+      ? [s.sent !== undefined ? `asked at ${s.sent.toFixed(0)}` : '', hostPart(['read', 'decode', ...(later ? [] : ['validate']), 'outline', ...(s.scene === 0 ? ['build', 'open encode'] : [])])].filter(Boolean).join('; ')
+      : k === 'scene' ? hostPart(['build', 'encode']) : '';
     return `${label} ${s[k].toFixed(0)}${extra ? ` (${extra})` : ''}`;
   }).join(', ');
   return later ? `${stages}; after the answer: problems ${h.problems!.toFixed(0)} (${hostPart(['validate'])})` : stages;

@@ -168,7 +168,7 @@ function stagesOf(t: PageTimes, host: Record<string, number>): PreviewStages | u
   };
 }
 
-const STAGE_LABELS: [keyof Omit<PreviewStages, 'host'>, string][] = [
+const STAGE_LABELS: [keyof Omit<PreviewStages, 'host' | 'sent'>, string][] = [
   ['open', 'open'], ['ui', 'ui'], ['scene', 'scene on host'], ['transfer', 'transfer'], ['wireDecode', 'wire decode'],
   ['objects', 'three.js objects'], ['helpers', 'helpers+framing'], ['frame', 'first frame'],
 ];

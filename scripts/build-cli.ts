@@ -18,11 +18,11 @@
  * Type stripping turned out to cost most of a short command's time: ~75 modules compiled on
  * every run took `lodsmith info` on a tiny file to 150-260 ms against 22-40 ms for `node -e 0`.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type RolldownOutput } from 'rolldown';
-import { bundleIsCurrent, STAMP } from './prebuilt.mjs';
+import { bundleIsCurrent, STAMP, STAMP_FORM, wrapCommonJs } from './prebuilt.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -171,12 +171,19 @@ async function buildTarget(t: Target): Promise<number> {
     write: true,
     output: { dir: outDir, format: t.format, entryFileNames: `[name].${ext}`, chunkFileNames: `chunks/[name]-[hash].${ext}`, sourcemap: false, codeSplitting: { groups: CHUNK_GROUPS }, ...LEAN_SOURCE },
   });
+  if (t.format === 'cjs') {
+    for (const chunk of out.output) {
+      if (chunk.type !== 'chunk') continue;
+      const file = join(outDir, chunk.fileName);
+      writeFileSync(file, wrapCommonJs(readFileSync(file, 'utf8')));
+    }
+  }
   const inputs = inputsOf(out).map((f) => {
     const st = statSync(join(repoRoot, f));
     return [f, st.size, st.mtimeMs] as const;
   });
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, STAMP), `${JSON.stringify({ built: new Date().toISOString(), inputs })}\n`);
+  writeFileSync(join(outDir, STAMP), `${JSON.stringify({ built: new Date().toISOString(), form: STAMP_FORM, inputs })}\n`);
   return out.output.length;
 }
 

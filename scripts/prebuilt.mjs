@@ -9,6 +9,9 @@ import { join } from 'node:path';
 /** The file in each bundle folder that lists its inputs with their sizes and times. */
 export const STAMP = 'inputs.json';
 
+/** The file in out/cli that lists the source modules of each file of the bundle. */
+export const MODULES = 'modules.json';
+
 /**
  * The stamp's `form`: which shape of bundle the launchers expect. 2: each file of the CommonJS
  * bundle is wrapped by {@link wrapCommonJs}. A bundle with a stamp of another form (built by an

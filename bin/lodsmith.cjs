@@ -7,6 +7,13 @@
 // runs the TypeScript sources instead, which needs Node 22.18 or newer (type stripping).
 // CommonJS, like the bundle: an ES module would make Node set up its ES module loader first.
 // Built-in modules come from process.getBuiltinModule where it exists.
+//
+// What a short command fills V8's young heap with matters as much as its instructions: past
+// ~1 MB (the new space of Node 22 on 64-bit) V8 stops to collect it, 1-9 ms of a ~60 ms `info`
+// on this machine, and a flag to enlarge it would change V8's flag hash and so refuse every code
+// cache. Hence the bundle's files come wrapped and without whitespace (each is held as a string
+// for as long as the process runs) and are compiled as read, below; docs/performance.md,
+// "Start-up", has the counts.
 const fs = process.getBuiltinModule?.('node:fs') ?? require('node:fs');
 // The folder above bin/, without a `..` the system would walk for each of the ~130 files the
 // staleness check below stats.
@@ -14,10 +21,13 @@ const root = __dirname.slice(0, __dirname.length - 3);
 
 /**
  * Whether the bundle was built from the sources as they are: a stat of every input the stamp
- * lists (~130 files, ~3.5 M of the ~104 M instructions of `info` on a tiny file, valgrind). Not
- * one stat of each folder instead: an editor that writes a file in place (VS Code's default save,
- * `>>`, vim with backupcopy=yes) changes that file's time only, never its folder's, and a dev
- * checkout would then run stale code. See docs/performance.md, "Start-up".
+ * lists (~180 files, ~3.5 M of the ~100 M instructions of `info` on a tiny file, valgrind, and
+ * ~280 kB of the ~1.1 MB of young heap it fills: Node makes a Stats object a file). Not one stat
+ * of each folder instead: an editor that writes a file in place (VS Code's default save, `>>`,
+ * vim with backupcopy=yes) changes that file's time only, never its folder's, and a dev checkout
+ * would then run stale code. The stamp's `form` is the shape of bundle this launcher runs
+ * (STAMP_FORM in scripts/prebuilt.mjs): a bundle an older build made is stale too. See
+ * docs/performance.md, "Start-up".
  */
 function bundleIsCurrent(dir) {
   try {

@@ -126,6 +126,10 @@ const CHUNK_GROUPS = [
     test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probe-bytes|registry|[^\\/]+[\\/]family|texture[\\/]extensions)\.ts)/,
   },
   { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
+  // Matrix, up-axis and piece helpers that several families' codecs use: a chunk of their own.
+  // In the LODka chunk (which imports them too) they made `info` on a Grimrock, Unigine or ODOL
+  // file load all of LODka's code as well (~90 kB of text on the young heap, its top-level code).
+  { name: 'scene-math', priority: 14, test: /[\\/]shared[\\/](scene[\\/](mat4|up-axis)|binary[\\/]pieces)\.ts/ },
   { name: 'format-p3d', priority: 13, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
   // model.cfg and RTM sit in the P3D family but are loaded only for files or models that use them.
   // Their priority is below the P3D groups' so that the P3D code they use stays in those chunks

@@ -13,6 +13,8 @@ import { buildLod, buildMlod, buildSampleMlod } from '../../scripts/fixtures/mlo
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
+import { grimrockModelCodec } from '../../shared/formats/grimrock/model-codec.ts';
+import { allFloatModel } from '../../scripts/fixtures/grimrock.ts';
 import { repoRoot } from '../helpers/corpus.ts';
 import { MODULES } from '../../scripts/prebuilt.mjs';
 
@@ -218,6 +220,18 @@ describe('prebuilt CLI start-up', () => {
     const ours = young(info);
     expect(ours - bare).toBeGreaterThan(0);
     expect((ours - bare) / 1024).toBeLessThan(800);
+  });
+
+  it('info on a Grimrock model loads its own chunk and the shared scene math, not the LODka codec', () => {
+    const model = join(tmp, 'sample.model');
+    writeFileSync(model, grimrockModelCodec.encode(allFloatModel()));
+    const r = infoWithCache(join(tmp, 'code-cache-grimrock'), model);
+    expect(r.out).toContain('Grimrock');
+    const chunks = r.missing.map((c) => c.replace(/-[\w-]{8}\.cjs$/, '')).sort();
+    expect(chunks).toContain('format-grimrock');
+    // The matrix and up-axis helpers LODka shares with the other families once sat in LODka's
+    // chunk, and Grimrock's info loaded all of it (~90 kB more young heap: docs/performance.md).
+    expect(chunks.filter((c) => c.startsWith('format-') && c !== 'format-grimrock')).toEqual([]);
   });
 
   it('writes no cache with LODSMITH_CODE_CACHE=off', () => {

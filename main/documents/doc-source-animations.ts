@@ -13,7 +13,8 @@ import type { SourceConfigChoice, SourcePoseSource } from '../../shared/ipc/cont
 import { fail } from './app-error.ts';
 import type { DocumentStore, OpenDocument } from './doc-store.ts';
 import { findConfigFile, includeReaderFor } from './model-cfg-files.ts';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { ChosenConfigs } from './chosen-configs.ts';
 
 interface Attached {
   animator: SourceAnimator;
@@ -30,9 +31,26 @@ export class DocumentSourceAnimations {
   private readonly chosen = new WeakMap<OpenDocument, string>();
   /** The config file a model uses (found or chosen), when there is one. */
   private readonly configOf = new WeakMap<OpenDocument, string>();
+  /** The choices of earlier sessions, by model path. */
+  private readonly remembered: ChosenConfigs;
 
   constructor(s: DocumentStore) {
     this.s = s;
+    this.remembered = new ChosenConfigs(s.opts.configDir);
+  }
+
+  /**
+   * The config the user chose for this model, in this session or an earlier one. A remembered
+   * file that is gone or that the editor may not read now is left unused (and kept: a drive not
+   * mounted today may be back tomorrow); the game's search applies then.
+   */
+  private async chosenFor(d: OpenDocument): Promise<string | undefined> {
+    const now = this.chosen.get(d);
+    if (now !== undefined || d.abs === null) return now;
+    const before = this.remembered.get(d.abs);
+    if (before === undefined || !existsSync(before) || !(await this.allowed(before))) return undefined;
+    this.chosen.set(d, before);
+    return before;
   }
 
   /**
@@ -48,7 +66,7 @@ export class DocumentSourceAnimations {
       const animator = await support.load();
       const a: Attached = { animator };
       if (support.configFile && animator.readConfig) {
-        const file = this.chosen.get(d) ?? findConfigFile(d.abs, support.configFile);
+        const file = (await this.chosenFor(d)) ?? findConfigFile(d.abs, support.configFile);
         if (file && (await this.allowed(file))) {
           this.configOf.set(d, file);
           // Includes are read only under the highest folder the policy lets the editor read.
@@ -86,6 +104,8 @@ export class DocumentSourceAnimations {
     if (!d.codec.sourceAnimations?.configFile) fail('invalid', `${d.fileName} takes no config file`);
     if (userPath === null) this.chosen.delete(d);
     else this.chosen.set(d, await this.s.paths.resolve(userPath, 'read'));
+    // Remembered for the next time the model opens, in this session or a later one.
+    if (d.abs !== null) await this.remembered.set(d.abs, this.chosen.get(d) ?? null);
     await this.attach(d);
   }
 

@@ -3,23 +3,19 @@
  * broken list would be a silly way to lose it); an unreadable list starts empty instead of
  * failing the app.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeStateFile } from './config-dir.ts';
 
 /** How many entries the list keeps. */
 export const RECENT_LIMIT = 12;
 
-/** Names each temporary file apart (two lists over one folder in one process). */
-let tempSeq = 0;
-
 /** Persistent most-recently-used list of document paths. */
 export class RecentFiles {
   readonly file: string;
-  private readonly configDir: string;
   private list: string[] | undefined;
 
   constructor(configDir: string) {
-    this.configDir = configDir;
     this.file = join(configDir, 'recent.json');
   }
 
@@ -61,16 +57,6 @@ export class RecentFiles {
 
   private async store(list: string[]): Promise<void> {
     this.list = list;
-    try {
-      await mkdir(this.configDir, { recursive: true });
-      // Whole or not at all (a temporary file renamed over the list), but not the saves' fsyncs
-      // and read-back: every open waits for this write, and on a busy disk those took 4-24 ms of
-      // each open. A list lost to a power cut starts empty, as an unreadable one does.
-      const temp = `${this.file}.${process.pid}.${++tempSeq}.tmp`;
-      await writeFile(temp, JSON.stringify({ files: list }, null, 2) + '\n');
-      await rename(temp, this.file);
-    } catch {
-      // The list is a convenience: a read-only config folder must not break opening a file.
-    }
+    await writeStateFile(this.file, { files: list });
   }
 }

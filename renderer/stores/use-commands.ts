@@ -6,6 +6,7 @@
 import { isElectron } from '../bridge/index.ts';
 import { useDocs } from './use-docs.ts';
 import { useView } from './use-view.ts';
+import { landInStructure } from '../lib/land-focus.ts';
 
 export interface AppCommand {
   id: string;
@@ -41,7 +42,9 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
   async function openFile() {
     if (isElectron()) {
       const paths = await docs.call('dialog:open', undefined, 'Could not show the open dialog');
-      for (const p of paths ?? []) await docs.open(p);
+      let any = false;
+      for (const p of paths ?? []) if (await docs.open(p)) any = true;
+      if (any) await landInStructure();
     } else view.dialog = 'open';
   }
   async function saveAs() {
@@ -101,7 +104,9 @@ export function useCommands(): { list: AppCommand[]; byId: Map<string, AppComman
 
   const list: AppCommand[] = [
     { id: 'file:open', label: 'Open…', keys: 'Ctrl+O', icon: 'open', run: openFile },
-    { id: 'file:openSample', label: 'Open Sample Model', icon: 'sample', run: () => docs.openSample() },
+    { id: 'file:openSample', label: 'Open Sample Model', icon: 'sample', run: async () => {
+      if (await docs.openSample()) await landInStructure();
+    } },
     // A dropped file has no file to save to: Save asks where, as Save As does.
     { id: 'file:save', label: 'Save', keys: 'Ctrl+S', icon: 'save', enabled: hasDoc, run: () => (docs.active?.readOnly ? saveAs() : docs.save()) },
     { id: 'file:saveAs', label: 'Save As…', keys: 'Ctrl+Shift+S', icon: 'save-as', enabled: hasDoc, run: saveAs },

@@ -62,6 +62,42 @@ test('the Open dialog takes the focus, traps Tab, keeps arrows from the tree, an
   await expect(page.getByRole('tab', { selected: true })).toContainText('other.lod');
 });
 
+test('a model opened from the keyboard on an empty window lands the focus in its structure', async ({ page, lodsmith }) => {
+  await writeFile(join(lodsmith.root, 'robot.lod'), encodeLod(buildSampleLod()));
+  await page.goto(lodsmith.page());
+  await expect(page.getByTestId('welcome-open')).toBeVisible();
+  // Nothing has the focus yet: the dialog has nowhere to give it back to.
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+  await page.keyboard.press('Control+o');
+  const dialog = page.getByRole('dialog', { name: 'Open model' });
+  const files = dialog.getByRole('listbox');
+  await expect(files).toBeFocused();
+  for (let i = 0; i < 8 && (await files.getByRole('option', { selected: true }).getAttribute('data-name')) !== 'robot.lod'; i++) await page.keyboard.press('ArrowDown');
+  await expect(files.getByRole('option', { selected: true })).toHaveAttribute('data-name', 'robot.lod');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  const tree = page.getByRole('tree', { name: 'Document structure' });
+  await expect(tree).toBeFocused();
+  // The arrows work at once: Home then Down selects the second row.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-path', /./);
+  const second = await page.locator('[data-testid=tree-row]').nth(1).getAttribute('data-path');
+  await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-path', second!);
+
+  // The welcome screen's button is gone once the model is drawn: the focus still lands in the tree.
+  await page.keyboard.press('Control+w');
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(0);
+  await page.getByTestId('welcome-open').focus();
+  await page.keyboard.press('Enter');
+  await expect(files).toBeFocused();
+  await expect(files.getByRole('option', { selected: true })).toHaveCount(1);
+  for (let i = 0; i < 8 && (await files.getByRole('option', { selected: true }).getAttribute('data-name')) !== 'robot.lod'; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid=doc-tab]')).toHaveCount(1);
+  await expect(tree).toBeFocused();
+});
+
 test('the unsaved-changes and Save As dialogs take the focus and close on Escape', async ({ page, lodsmith }) => {
   await open(page, lodsmith);
   await page.getByRole('button', { name: 'Materials', exact: true }).click();

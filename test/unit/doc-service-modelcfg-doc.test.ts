@@ -3,7 +3,7 @@
  * `#include`s read beside it), edited in place and saved byte-exact; the config a model uses can
  * be chosen in the editor (and found again); saving the config re-animates the open model at once.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +77,41 @@ describe.skipIf(!existsSync(join(house, 'model.cfg')))('document service: which 
     await svc.sourceConfig(doc.id, null);
     expect(svc.sourcePose(doc.id, undefined, undefined)).toEqual({ sources: [], config: { name: 'model.cfg', file: null, chosen: false } });
     expect(svc.scene(doc.id).clips).toEqual([]);
+  });
+
+  it('a chosen config is remembered for the model across sessions until Find; a remembered file that is gone is left unused', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'model'));
+    await mkdir(join(dir, 'configs'));
+    const model = join(dir, 'model', 'sample_building.p3d');
+    await copyFile(join(house, 'sample_building.p3d'), model);
+    await copyFile(join(house, 'model.cfg'), join(dir, 'configs', 'house.cfg'));
+    const configDir = join(dir, 'cfg');
+    const first = new DocumentService({ configDir });
+    const doc = await first.open(model);
+    await first.sourceConfig(doc.id, join(dir, 'configs', 'house.cfg'));
+
+    // The next session opens the model with the chosen config at once.
+    const second = new DocumentService({ configDir });
+    const again = await second.open(model);
+    expect(second.sourcePose(again.id, undefined, undefined).config).toEqual({ name: 'model.cfg', file: join(dir, 'configs', 'house.cfg'), chosen: true });
+    expect(second.scene(again.id).clips.map((c) => c.name)).toEqual(['doorsTwin1', 'door3']);
+
+    // A config that is gone: the game's search applies (none here), and the choice is kept.
+    await rename(join(dir, 'configs', 'house.cfg'), join(dir, 'configs', 'moved.cfg'));
+    const third = new DocumentService({ configDir });
+    const gone = await third.open(model);
+    expect(third.sourcePose(gone.id, undefined, undefined).config).toEqual({ name: 'model.cfg', file: null, chosen: false });
+    await rename(join(dir, 'configs', 'moved.cfg'), join(dir, 'configs', 'house.cfg'));
+
+    // Find goes back to the search, and so does the next session.
+    const fourth = new DocumentService({ configDir });
+    const back = await fourth.open(model);
+    expect(fourth.sourcePose(back.id, undefined, undefined).config?.chosen).toBe(true);
+    await fourth.sourceConfig(back.id, null);
+    const fifth = new DocumentService({ configDir });
+    const plain = await fifth.open(model);
+    expect(fifth.sourcePose(plain.id, undefined, undefined)).toEqual({ sources: [], config: { name: 'model.cfg', file: null, chosen: false } });
   });
 
   it('saving the model.cfg in the editor re-animates the open model that uses it', async () => {

@@ -7,6 +7,13 @@
 // runs the TypeScript sources instead, which needs Node 22.18 or newer (type stripping).
 // CommonJS, like the bundle: an ES module would make Node set up its ES module loader first.
 // Built-in modules come from process.getBuiltinModule where it exists.
+//
+// What a short command fills V8's young heap with matters as much as its instructions: past
+// ~1 MB (the new space of Node 22 on 64-bit) V8 stops to collect it, 1-9 ms of a ~60 ms `info`
+// on this machine, and a flag to enlarge it would change V8's flag hash and so refuse every code
+// cache. Hence the bundle's files come wrapped and without whitespace (each is held as a string
+// for as long as the process runs) and are compiled as read, below; docs/performance.md,
+// "Start-up", has the counts.
 const fs = process.getBuiltinModule?.('node:fs') ?? require('node:fs');
 // The folder above bin/, without a `..` the system would walk for each of the ~130 files the
 // staleness check below stats.
@@ -14,14 +21,19 @@ const root = __dirname.slice(0, __dirname.length - 3);
 
 /**
  * Whether the bundle was built from the sources as they are: a stat of every input the stamp
- * lists (~130 files, ~3.5 M of the ~104 M instructions of `info` on a tiny file, valgrind). Not
- * one stat of each folder instead: an editor that writes a file in place (VS Code's default save,
- * `>>`, vim with backupcopy=yes) changes that file's time only, never its folder's, and a dev
- * checkout would then run stale code. See docs/performance.md, "Start-up".
+ * lists (~180 files, ~3.5 M of the ~100 M instructions of `info` on a tiny file, valgrind, and
+ * ~280 kB of the ~1.1 MB of young heap it fills: Node makes a Stats object a file). Not one stat
+ * of each folder instead: an editor that writes a file in place (VS Code's default save, `>>`,
+ * vim with backupcopy=yes) changes that file's time only, never its folder's, and a dev checkout
+ * would then run stale code. The stamp's `form` is the shape of bundle this launcher runs
+ * (STAMP_FORM in scripts/prebuilt.mjs): a bundle an older build made is stale too. See
+ * docs/performance.md, "Start-up".
  */
 function bundleIsCurrent(dir) {
   try {
-    const { inputs } = JSON.parse(fs.readFileSync(`${root}${dir}/inputs.json`, 'utf8'));
+    const { form, inputs } = JSON.parse(fs.readFileSync(`${root}${dir}/inputs.json`, 'utf8'));
+    // The shape of bundle this launcher runs (STAMP_FORM in scripts/prebuilt.mjs).
+    if (form !== 2) return false;
     for (const [file, size, mtimeMs] of inputs) {
       const st = fs.statSync(`${root}${file}`, { throwIfNoEntry: false });
       if (!st || st.size !== size || st.mtimeMs !== mtimeMs) return false;
@@ -106,15 +118,20 @@ function runBundle(entry) {
         // No cache yet.
       }
     }
-    // The wrapper of Node's own CommonJS loader, on the first line so line numbers stay.
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+    // Compiled as read: each file of the bundle is already wrapped in a function with the
+    // parameters of Node's CommonJS wrapper (scripts/prebuilt.mjs, wrapCommonJs), which is the
+    // script's value. Joining the wrapper here made V8 copy the whole text into a new string
+    // (~260 kB of young heap for `info` on an MLOD file: docs/performance.md, "Start-up").
+    const script = new vm.Script(source, { filename: file, cachedData });
     if (cacheFile) {
       Object.assign(module, { script, cacheFile, name });
       if (!cachedData || script.cachedDataRejected) toSave.push([script, cacheFile]);
       traceCache?.(`${name} ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}`);
     }
     const req = (id) => (id.startsWith('./') ? load(`${dir}/${id.slice(2)}`) : require(id));
-    script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
+    const body = script.runInThisContext();
+    if (typeof body !== 'function') throw new Error(`${file} is not in the form of the bundle this launcher runs: run \`npm run build:cli\``);
+    body.call(module.exports, module.exports, req, module, file, dir);
     return module.exports;
   };
   if (folder) process.once('exit', () => atExit(folder, command, modules, toSave));

@@ -18,11 +18,11 @@
  * Type stripping turned out to cost most of a short command's time: ~75 modules compiled on
  * every run took `lodsmith info` on a tiny file to 150-260 ms against 22-40 ms for `node -e 0`.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type RolldownOutput } from 'rolldown';
-import { bundleIsCurrent, STAMP } from './prebuilt.mjs';
+import { bundleIsCurrent, MODULES, STAMP, STAMP_FORM, wrapCommonJs } from './prebuilt.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -126,6 +126,10 @@ const CHUNK_GROUPS = [
     test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probe-bytes|registry|[^\\/]+[\\/]family|texture[\\/]extensions)\.ts)/,
   },
   { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
+  // Matrix, up-axis and piece helpers that several families' codecs use: a chunk of their own.
+  // In the LODka chunk (which imports them too) they made `info` on a Grimrock, Unigine or ODOL
+  // file load all of LODka's code as well (~90 kB of text on the young heap, its top-level code).
+  { name: 'scene-math', priority: 14, test: /[\\/]shared[\\/](scene[\\/](mat4|up-axis)|binary[\\/]pieces)\.ts/ },
   { name: 'format-p3d', priority: 13, test: /^(?!.*[\\/]import\.ts$).*[\\/]shared[\\/]formats[\\/]p3d[\\/]([^\\/]+\.ts|mlod[\\/](types|edits)\.ts)/ },
   // model.cfg and RTM sit in the P3D family but are loaded only for files or models that use them.
   // Their priority is below the P3D groups' so that the P3D code they use stays in those chunks
@@ -169,14 +173,26 @@ async function buildTarget(t: Target): Promise<number> {
     plugins: [cjsBuiltins],
     logLevel: 'warn',
     write: true,
-    output: { dir: outDir, format: t.format, entryFileNames: `[name].${ext}`, chunkFileNames: `chunks/[name]-[hash].${ext}`, sourcemap: false, codeSplitting: { groups: CHUNK_GROUPS }, ...LEAN_SOURCE },
+    output: { dir: outDir, format: t.format, entryFileNames: `[name].${ext}`, chunkFileNames: `chunks/[name]-[hash].${ext}`, sourcemap: false, codeSplitting: { groups: CHUNK_GROUPS }, ...(t.format === 'cjs' ? LEAN_CJS : LEAN_SOURCE) },
   });
+  if (t.format === 'cjs') {
+    // Which source modules went into which file (the chunks are minified, so they no longer name
+    // their modules in comments): tests check that a command loads only the code it needs.
+    const modules: Record<string, string[]> = {};
+    for (const chunk of out.output) {
+      if (chunk.type !== 'chunk') continue;
+      const file = join(outDir, chunk.fileName);
+      writeFileSync(file, wrapCommonJs(readFileSync(file, 'utf8')));
+      modules[chunk.fileName] = chunk.moduleIds.map((id) => (id.startsWith('\0') ? id.slice(1) : relative(repoRoot, id).split(sep).join('/'))).sort();
+    }
+    writeFileSync(join(outDir, MODULES), `${JSON.stringify(modules, null, 1)}\n`);
+  }
   const inputs = inputsOf(out).map((f) => {
     const st = statSync(join(repoRoot, f));
     return [f, st.size, st.mtimeMs] as const;
   });
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, STAMP), `${JSON.stringify({ built: new Date().toISOString(), inputs })}\n`);
+  writeFileSync(join(outDir, STAMP), `${JSON.stringify({ built: new Date().toISOString(), form: STAMP_FORM, inputs })}\n`);
   return out.output.length;
 }
 
@@ -189,6 +205,18 @@ async function buildTarget(t: Target): Promise<number> {
  * instructions with them (127-134 M over three runs) and 124-125 M without (valgrind), against 86-90 M for a bare `node -e 0`.
  */
 const LEAN_SOURCE = { charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } } as const;
+
+/**
+ * The CLI's chunks without indentation and line breaks (names kept: no mangling, no rewriting).
+ * Every chunk a command loads is read into a string on V8's young heap and held there by its
+ * compiled script; with the other garbage of start-up that filled the 1 MB new space and made
+ * V8 collect it during `info` on a tiny file. Without whitespace the three chunks of an MLOD
+ * file are 208 kB instead of 257 kB, and the young heap used by `info` went from ~1,250 to
+ * ~1,140 kB (v8.getHeapSpaceStatistics at exit; the larger saving is where the strings no longer
+ * straddle the new space's 256 kB pages): docs/performance.md, "Start-up". A stack trace then
+ * names a column of one long line.
+ */
+const LEAN_CJS = { ...LEAN_SOURCE, minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } } } as const;
 
 /** Builds every target; returns a one-line summary. */
 export async function buildCli(): Promise<string> {

@@ -13,9 +13,26 @@ export const toSlash = (p: string): string => resolve(p).replace(/\\/g, '/');
 /** A folder's entries as read, with the indexes {@link TextureLookup.match} answers from. */
 interface Listing {
   names: readonly string[];
-  exact: Set<string>;
+  /** Built on the second match in the folder: the first scans `names` (see {@link scan}). */
+  exact?: Set<string>;
   /** Lower-cased name -> the first entry (in `names` order) with that lower case; built on the first miss of `exact`. */
   lower?: Map<string, string>;
+  /** Matches asked of this folder so far. */
+  asked: number;
+}
+
+/**
+ * `name` in `names`, else the first entry whose lower case is `lower`: what the indexes answer,
+ * by a scan that lower-cases only the entries no longer than `lower` (lower-casing never shortens
+ * a name; `İ` lengthens it). A folder asked once (the
+ * model.cfg search of `lodsmith info` asks each folder up to the root once) then costs no
+ * index of its entries: for a folder of ~360 names the two indexes were ~90 kB of the young heap
+ * that start-up fills (docs/performance.md, "Start-up").
+ */
+function scan(names: readonly string[], name: string, lower: string): string | undefined {
+  if (names.includes(name)) return name;
+  for (const n of names) if (n.length <= lower.length && n.toLowerCase() === lower) return n;
+  return undefined;
 }
 
 /** Folders (and, apart, file checks) a lookup keeps before it starts again (a run over a huge tree must not grow without end). */
@@ -35,8 +52,7 @@ export function fsLookup(): TextureLookup {
     let l = dirs.get(dir);
     if (l === undefined && !dirs.has(dir)) {
       try {
-        const names = readdirSync(dir);
-        l = { names, exact: new Set(names) };
+        l = { names: readdirSync(dir), asked: 0 };
       } catch {
         l = undefined;
       }
@@ -50,6 +66,8 @@ export function fsLookup(): TextureLookup {
     match(dir, name, lower) {
       const l = listing(dir);
       if (!l) return undefined;
+      if (++l.asked === 1) return scan(l.names, name, lower);
+      l.exact ??= new Set(l.names);
       if (l.exact.has(name)) return name;
       if (!l.lower) {
         l.lower = new Map();

@@ -16,15 +16,25 @@ const CP1251_HIGH =
   '\u00A0\u040E\u045E\u0408\u00A4\u0490\u00A6\u00A7\u0401\u00A9\u0404\u00AB\u00AC\u00AD\u00AE\u0407' +
   '\u00B0\u00B1\u0406\u0456\u0491\u00B5\u00B6\u00B7\u0451\u2116\u0454\u00BB\u0458\u0405\u0455\u0457';
 
-const cp1251Decode: string[] = [];
-const cp1251Encode = new Map<number, number>();
-for (let b = 0; b < 256; b++) {
-  let ch: string;
-  if (b < 0x80) ch = String.fromCharCode(b);
-  else if (b < 0xc0) ch = CP1251_HIGH[b - 0x80]!;
-  else ch = String.fromCharCode(0x0410 + (b - 0xc0));
-  cp1251Decode.push(ch);
-  cp1251Encode.set(ch.charCodeAt(0), b);
+/**
+ * The Windows-1251 tables, made on first use: building them with every start of the CLI was
+ * ~20 kB of the young heap that `lodsmith info` fills (docs/performance.md, "Start-up"), and
+ * only LODka names use them.
+ */
+let cp1251Made: { decode: string[]; encode: Map<number, number> } | undefined;
+function cp1251(): { decode: string[]; encode: Map<number, number> } {
+  if (cp1251Made) return cp1251Made;
+  const decode: string[] = [];
+  const encode = new Map<number, number>();
+  for (let b = 0; b < 256; b++) {
+    let ch: string;
+    if (b < 0x80) ch = String.fromCharCode(b);
+    else if (b < 0xc0) ch = CP1251_HIGH[b - 0x80]!;
+    else ch = String.fromCharCode(0x0410 + (b - 0xc0));
+    decode.push(ch);
+    encode.set(ch.charCodeAt(0), b);
+  }
+  return (cp1251Made = { decode, encode });
 }
 
 let utf8DecoderMade: TextDecoder | undefined;
@@ -39,16 +49,17 @@ const utf8Encoder = (): TextEncoder => (utf8EncoderMade ??= new TextEncoder());
 /**
  * Short Latin-1 text: its codes go into a plain array kept for that length (one per length up to
  * SHORT_MAX, so none ever changes size), which `String.fromCharCode.apply` takes as it is; a
- * typed array or a view of one is first turned into a new list by the engine.
+ * typed array or a view of one is first turned into a new list by the engine. Each list is made
+ * when a text of its length is first met, not all 65 at start (start-up's young heap).
  */
 const SHORT_MAX = 64;
-const SHORT: number[][] = Array.from({ length: SHORT_MAX + 1 }, (_, n) => new Array<number>(n).fill(0));
+const SHORT: (number[] | undefined)[] = new Array<number[] | undefined>(SHORT_MAX + 1);
 
 /** The Latin-1 text of `bytes[start, end)`, without a view of it when short. */
 export function latin1At(bytes: Uint8Array, start: number, end: number): string {
   const n = end - start;
   if (n > SHORT_MAX) return decodeText(bytes.subarray(start, end), 'latin1');
-  const codes = SHORT[n]!;
+  const codes = (SHORT[n] ??= new Array<number>(n).fill(0));
   for (let i = 0; i < n; i++) codes[i] = bytes[start + i]!;
   return String.fromCharCode.apply(null, codes);
 }
@@ -68,7 +79,8 @@ export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): str
     }
     return out;
   }
-  for (let i = 0; i < bytes.length; i++) out += cp1251Decode[bytes[i]!];
+  const table = cp1251().decode;
+  for (let i = 0; i < bytes.length; i++) out += table[bytes[i]!];
   return out;
 }
 
@@ -76,11 +88,12 @@ export function decodeText(bytes: Uint8Array, enc: TextEncoding = 'latin1'): str
 export function encodeText(s: string, enc: TextEncoding = 'latin1'): Uint8Array {
   if (enc === 'utf8') return utf8Encoder().encode(s);
   const out = new Uint8Array(s.length);
+  const cp1251Encode = enc === 'latin1' ? undefined : cp1251().encode;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     let b: number | undefined;
     if (enc === 'latin1') b = c < 256 ? c : undefined;
-    else b = c < 0x80 ? c : cp1251Encode.get(c);
+    else b = c < 0x80 ? c : cp1251Encode!.get(c);
     if (b === undefined) throw new RangeError(`character U+${c.toString(16).padStart(4, '0')} cannot be written as ${enc}`);
     out[i] = b;
   }

@@ -2,12 +2,13 @@
  * How `lodsmith check` runs its workers: started once, taking files from one shared queue without
  * waiting for the main thread, side by side, with results handed on in file order.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckJob, CheckResult } from '../../main/cli/check-file.ts';
-import { runPool } from '../../main/cli/commands/check.ts';
+import { planQueue } from '../../main/cli/check-queue.ts';
+import { jobKind, runPool } from '../../main/cli/commands/check.ts';
 
 const WORKER = new URL('./helpers/unruly-worker.ts', import.meta.url);
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-pool-'));
@@ -82,6 +83,52 @@ describe('check worker pool', () => {
     expect(by.get('hang')).toMatchObject({ result: 'error', detail: expect.stringMatching(/^stopped after 1\.5 s: took too long/) });
     expect(by.get('crash')).toMatchObject({ result: 'error', detail: expect.stringMatching(/worker stopped unexpectedly/) });
     expect(by.get('boom')).toMatchObject({ result: 'error', detail: 'worker failed: boom' });
+  });
+
+  it('keeps each worker on one kind of file while files of it remain, and the results in file order', async () => {
+    // Two kinds taking turns in pairs in file order: two workers taking the files in that order
+    // would each switch kind at almost every file (and each compile both kinds' decoders).
+    const log = join(tmp, 'kinds.log');
+    const names = Array.from({ length: 24 }, (_, i) => `f${String(i).padStart(2, '0')}-slow.${i % 4 < 2 ? 'even' : 'odd'}`);
+    const seen: string[] = [];
+    const results = await runPool(names.map((file) => ({ abs: log, file, strict: false })), 2, 60_000, (r) => seen.push(r.file), WORKER);
+    expect(seen).toEqual(names);
+    expect(results.map((r) => r.result)).toEqual(names.map(() => 'ok'));
+    const done = readLog(log);
+    expect(done.map((d) => d.file).sort()).toEqual(names);
+    for (const thread of new Set(done.map((d) => d.thread))) {
+      const kinds = done.filter((d) => d.thread === thread).map((d) => d.file.split('.')[1]);
+      // One kind, then at most the other one, joined once its own has run out.
+      const switches = kinds.filter((k, i) => i > 0 && k !== kinds[i - 1]).length;
+      expect(switches, `${thread}: ${kinds.join(' ')}`).toBeLessThanOrEqual(1);
+    }
+    // Each kind's files were started in file order.
+    for (const kind of ['even', 'odd']) {
+      const mine = done.filter((d) => d.file.endsWith(kind)).sort((a, b) => a.start - b.start).map((d) => d.file);
+      expect(mine).toEqual(names.filter((n) => n.endsWith(kind)));
+    }
+  });
+
+  it('one worker takes the files in file order, whatever their kinds', async () => {
+    const log = join(tmp, 'one.log');
+    const names = ['a.p', 'b.q', 'c.p', 'd.r', 'e.q'];
+    await runPool(names.map((file) => ({ abs: log, file, strict: false })), 1, 60_000, () => {}, WORKER);
+    expect(readLog(log).map((d) => d.file)).toEqual(names);
+  });
+
+  it('groups the jobs by kind, kinds in the order of their first file; a P3D by its signature too', () => {
+    const plan = planQueue(['x.b', 'y.a', 'z.b', 'w.a', 'v.c'], (f) => f.split('.')[1]!);
+    expect([...plan.order]).toEqual([0, 2, 1, 3, 4]);
+    expect(plan.start).toEqual([0, 2, 4, 5]);
+    const mlod = join(tmp, 'm.p3d');
+    const odol = join(tmp, 'o.P3D');
+    writeFileSync(mlod, 'MLOD\x01\0\0\0');
+    writeFileSync(odol, 'ODOL\x49\0\0\0');
+    const job = (abs: string, file = abs): CheckJob => ({ abs, file, strict: false });
+    expect(jobKind(job(mlod))).toBe('.p3d:MLOD');
+    expect(jobKind(job(odol))).toBe('.p3d:ODOL');
+    expect(jobKind(job(join(tmp, 'gone.p3d')))).toBe('.p3d');
+    expect(jobKind(job('a.pbo', 'a.pbo::data\\x.PAA'))).toBe('.paa');
   });
 
   it('files a worker did but had not reported when it died are done again, not lost or failed', async () => {

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleIsCurrent, canRunSources, STAMP } from '../../scripts/prebuilt.mjs';
+import { bundleIsCurrent, canRunSources, STAMP, STAMP_FORM, wrapCommonJs } from '../../scripts/prebuilt.mjs';
 import { repoRoot } from '../helpers/corpus.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-prebuilt-'));
@@ -27,10 +27,14 @@ describe('prebuilt bundle stamp', () => {
     const stamp = (): void => {
       const st = { size: readFileSync(src).length, mtimeMs: 1_700_000_000_000 };
       utimesSync(src, st.mtimeMs / 1000, st.mtimeMs / 1000);
-      writeFileSync(join(tmp, 'out', STAMP), JSON.stringify({ inputs: [['src.ts', st.size, st.mtimeMs]] }));
+      writeFileSync(join(tmp, 'out', STAMP), JSON.stringify({ form: STAMP_FORM, inputs: [['src.ts', st.size, st.mtimeMs]] }));
     };
     stamp();
     expect(bundleIsCurrent(tmp, 'out')).toBe(true);
+    // A bundle of the form an older build made (no wrapper the launcher can compile as read).
+    writeFileSync(join(tmp, 'out', STAMP), JSON.stringify({ inputs: [['src.ts', readFileSync(src).length, 1_700_000_000_000]] }));
+    expect(bundleIsCurrent(tmp, 'out')).toBe(false);
+    stamp();
     utimesSync(src, 1_700_000_001, 1_700_000_001);
     expect(bundleIsCurrent(tmp, 'out')).toBe(false);
     stamp();
@@ -49,11 +53,11 @@ describe('prebuilt bundle stamp', () => {
     mkdirSync(join(root, 'bin'), { recursive: true });
     mkdirSync(join(root, 'out/cli'), { recursive: true });
     copyFileSync(join(repoRoot, 'bin/lodsmith.cjs'), join(root, 'bin/lodsmith.cjs'));
-    writeFileSync(join(root, 'out/cli/lodsmith.cjs'), "process.stdout.write('bundle ran\\n');\n");
+    writeFileSync(join(root, 'out/cli/lodsmith.cjs'), wrapCommonJs("process.stdout.write('bundle ran\\n');\n"));
     const src = join(root, 'src.ts');
     writeFileSync(src, 'export const a = 1;\n');
     utimesSync(src, 1_700_000_000, 1_700_000_000);
-    writeFileSync(join(root, 'out/cli', STAMP), JSON.stringify({ inputs: [['src.ts', readFileSync(src).length, 1_700_000_000_000]] }));
+    writeFileSync(join(root, 'out/cli', STAMP), JSON.stringify({ form: STAMP_FORM, inputs: [['src.ts', readFileSync(src).length, 1_700_000_000_000]] }));
     const run = () => spawnSync(process.execPath, [join(root, 'bin/lodsmith.cjs'), '--version'], { encoding: 'utf8', env: { ...process.env, LODSMITH_TRACE_LAUNCH: '1', LODSMITH_CODE_CACHE: 'off' } });
     const current = run();
     expect(current.stderr).toBe('lodsmith: running out/cli\n');
@@ -64,6 +68,15 @@ describe('prebuilt bundle stamp', () => {
     expect(stale.stdout).not.toContain('bundle ran');
     if (canRunSources()) expect(stale.stderr).toContain('lodsmith: running sources\n');
     else expect(stale.stderr).toContain('needs Node 22.18+');
+  });
+
+  it('wraps a CommonJS file so that the launcher compiles it as read and Node can still require it', () => {
+    const file = join(tmp, 'wrapped.cjs');
+    writeFileSync(file, wrapCommonJs('exports.name = require("node:path").basename(__filename);\nmodule.exports.self = this === exports;\n'));
+    const required = spawnSync(process.execPath, ['-e', `const m = require(${JSON.stringify(file)}); process.stdout.write(JSON.stringify(m));`], { encoding: 'utf8' });
+    expect(JSON.parse(required.stdout)).toEqual({ name: 'wrapped.cjs', self: true });
+    const body = spawnSync(process.execPath, ['-e', `const f = require('node:vm').runInThisContext(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')); const m = { exports: {} }; f.call(m.exports, m.exports, require, m, 'x.cjs', '.'); process.stdout.write(typeof f + JSON.stringify(m.exports));`], { encoding: 'utf8' });
+    expect(body.stdout).toBe('function{"name":"x.cjs","self":true}');
   });
 
   it('knows which Node versions run the sources', () => {

@@ -7,13 +7,16 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FdOut } from '../../main/cli/io.ts';
-import { buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
+import { buildLod, buildMlod, buildSampleMlod } from '../../scripts/fixtures/mlod.ts';
 import { buildSampleLod } from '../../scripts/fixtures/lodka.ts';
 import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import { mlodCodec } from '../../shared/formats/p3d/mlod/codec.ts';
+import { grimrockModelCodec } from '../../shared/formats/grimrock/model-codec.ts';
+import { allFloatModel } from '../../scripts/fixtures/grimrock.ts';
 import { repoRoot } from '../helpers/corpus.ts';
+import { MODULES } from '../../scripts/prebuilt.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lodsmith-output-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -101,11 +104,12 @@ describe('prebuilt CLI start-up', () => {
     expect(chunks).toContain('format-mlod');
     // No texture, ODOL, glTF, commander or compression code: only what info on MLOD needs.
     expect(chunks.filter((c) => !['core', 'rolldown-runtime', 'info', 'format-mlod', 'format-p3d'].includes(c))).toEqual([]);
-    // ... nor inside those chunks: the bundler names each module it took in a comment. (The P3D
-    // editor once imported ODOL's record factory, which brought ODOL's schema, array reader and
-    // LZO/LZSS into the chunk MLOD shares with ODOL.)
-    const modules = chunkFiles.flatMap((id) => readFileSync(id, 'utf8').match(/^\/\/ (shared|main)\/\S+\.ts$/gm) ?? []);
-    expect(modules).toContain('// shared/formats/p3d/mlod/decode.ts');
+    // ... nor inside those chunks: the build lists the modules of each chunk. (The P3D editor once
+    // imported ODOL's record factory, which brought ODOL's schema, array reader and LZO/LZSS into
+    // the chunk MLOD shares with ODOL.)
+    const byChunk = JSON.parse(readFileSync(join(repoRoot, 'out/cli', MODULES), 'utf8')) as Record<string, string[]>;
+    const modules = chunkFiles.flatMap((id) => byChunk[`chunks/${id.replace(/^.*chunks[\\/]/, '')}`] ?? []);
+    expect(modules).toContain('shared/formats/p3d/mlod/decode.ts');
     expect(modules.filter((m) => /binary\/(lzo1x|lzss)|p3d\/odol\/(?!face-offsets)|formats\/texture\/(?!extensions)/.test(m))).toEqual([]);
     // Neither stream modules (process.stdout), fs/promises (an ES import of node:fs), nor the
     // folder reader that reading fs.Dir loads (a destructuring of every name node:fs exports).
@@ -174,6 +178,60 @@ describe('prebuilt CLI start-up', () => {
     expect(bad.rejected).toEqual([core.replace(/\.info$/, '')]);
     expect(bad.saved).toEqual([core]);
     expect(infoWithCache(dir).rejected).toEqual([]);
+  });
+
+  /**
+   * Start-up's young-generation garbage. V8 collects its young heap (1 MB of new space for Node
+   * 22 on 64-bit) when it is full, and again at exit once it is ~3/4 full: a scavenge of 1-5 ms
+   * in a ~60 ms `info` (docs/performance.md, "Start-up"). What fills it is allocation, not time,
+   * so the bytes are the same on every run: this counts them with a 16 MB new space (no
+   * collection resets the count; a flag of its own, so its own code cache), at exit, against a
+   * bare `node -e 0` counted the same way: ~715 kB more (~1,364 kB before run C). Joining the
+   * wrapper to each chunk's text again (+260 kB) or chunks with their whitespace (+110 kB) break
+   * the budget. The file lies in a folder of the checkout's out/, not the system's temporary
+   * folder: info looks for a model.cfg in every folder up to the root and lists each (a /tmp of
+   * thousands of entries would be counted too).
+   */
+  it('info on a tiny MLOD allocates at most 800 kB of young heap more than a bare node -e 0', () => {
+    const count = join(tmp, 'young.cjs');
+    writeFileSync(
+      count,
+      [
+        "const v8 = require('node:v8');",
+        "const fs = require('node:fs');",
+        "process.on('exit', () => fs.writeFileSync(process.env.YOUNG_OUT, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_used_size)));",
+      ].join('\n'),
+    );
+    const dir = join(tmp, 'code-cache-young');
+    const young = (args: string[]): number => {
+      const out = join(tmp, 'young.txt');
+      const r = spawnSync(process.execPath, ['--min-semi-space-size=16', '-r', count, ...args], { encoding: 'utf8', env: { ...process.env, LODSMITH_CODE_CACHE: dir, YOUNG_OUT: out } });
+      expect(r.status).toBe(0);
+      return Number(readFileSync(out, 'utf8'));
+    };
+    // The size of the smallest corpus MLOD (one LOD, a textured quad): start-up, not decoding.
+    const near = mkdtempSync(join(repoRoot, 'out', 'young-'));
+    onTestFinished(() => rmSync(near, { recursive: true, force: true }));
+    const quad = join(near, 'quad.p3d');
+    writeFileSync(quad, mlodCodec.encode(buildMlod([buildLod({ resolution: 0, points: [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0], faces: [[0, 1, 2], [0, 2, 3]], textures: ['data\\quad_co.paa', 'data\\quad_co.paa'] })])));
+    const info = [join(repoRoot, 'bin/lodsmith.cjs'), 'info', quad];
+    young(info); // makes the code caches (of this flag's V8)
+    const bare = young(['-e', '0']);
+    const ours = young(info);
+    expect(ours - bare).toBeGreaterThan(0);
+    expect((ours - bare) / 1024).toBeLessThan(800);
+  });
+
+  it('info on a Grimrock model loads its own chunk and the shared scene math, not the LODka codec', () => {
+    const model = join(tmp, 'sample.model');
+    writeFileSync(model, grimrockModelCodec.encode(allFloatModel()));
+    const r = infoWithCache(join(tmp, 'code-cache-grimrock'), model);
+    expect(r.out).toContain('Grimrock');
+    const chunks = r.missing.map((c) => c.replace(/-[\w-]{8}\.cjs$/, '')).sort();
+    expect(chunks).toContain('format-grimrock');
+    // The matrix and up-axis helpers LODka shares with the other families once sat in LODka's
+    // chunk, and Grimrock's info loaded all of it (~90 kB more young heap: docs/performance.md).
+    expect(chunks.filter((c) => c.startsWith('format-') && c !== 'format-grimrock')).toEqual([]);
   });
 
   it('writes no cache with LODSMITH_CODE_CACHE=off', () => {

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
@@ -16,7 +16,7 @@ import { unknownRuleIds } from '../../../shared/model/rules.ts';
 import { PboFile } from '../../documents/pbo-file.ts';
 import { ruleIds } from '../../documents/rules-env.ts';
 import type { CheckJob, CheckResult } from '../check-file.ts';
-import type { QueueData, QueueResult } from '../check-queue.ts';
+import { planQueue, queueCounters, type QueueData, type QueueResult } from '../check-queue.ts';
 import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, terminalSafeJson, write, type CliIO, type OutStream } from '../io.ts';
 import { formatEntries, knownExtensions } from '../load.ts';
@@ -280,7 +280,11 @@ export function runPool(
 ): Promise<CheckResult[]> {
   const results: (CheckResult | undefined)[] = new Array<CheckResult | undefined>(jobs.length);
   if (jobs.length === 0) return Promise.resolve([]);
-  const next = new Int32Array(new SharedArrayBuffer(4));
+  // Queued by kind, so that each worker compiles the code of fewer kinds (check-queue.ts); one
+  // worker takes the files in file order.
+  const plan = planQueue(jobs, size > 1 ? jobKind : () => '');
+  const counters = queueCounters(plan);
+  const next = counters.next;
   const current = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
   const owner = new Int32Array(new SharedArrayBuffer(4 * jobs.length));
   let emitted = 0;
@@ -317,7 +321,7 @@ export function runPool(
       resolveAll(results as CheckResult[]);
     };
     const startWorker = (slot: number, retry: readonly number[] = []): void => {
-      const data: QueueData<CheckJob> = { jobs, next, current, owner, slot, retry };
+      const data: QueueData<CheckJob> = { jobs, ...plan, ...counters, current, owner, slot, retry };
       const w = new Worker(workerUrl, { workerData: data });
       workers[slot] = w;
       running++;
@@ -343,6 +347,29 @@ export function runPool(
     };
     for (let slot = 0; slot < size; slot++) startWorker(slot);
   });
+}
+
+/**
+ * A job's kind for the queue: its extension, which picks its decoder, writer and rules; for a
+ * P3D file on disk also its signature (MLOD and ODOL have decoders of their own and are usually
+ * most of an Arma folder's work).
+ */
+export function jobKind(job: CheckJob): string {
+  const ext = extOf(job.file);
+  if (ext !== '.p3d' || job.pbo) return ext;
+  const head = new Uint8Array(4);
+  let got = 0;
+  try {
+    const fd = openSync(job.abs, 'r');
+    try {
+      got = readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The worker reports the file; for the queue it is a P3D like any other.
+  }
+  return got === 4 ? `${ext}:${String.fromCharCode(...head)}` : ext;
 }
 
 const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 'DIFFERS', error: 'FAILED' };

@@ -159,7 +159,6 @@ function squash(s: string): string {
   return s.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
-const BY_SQUASHED = new Map<string, number>(NAMED.map((n) => [squash(n.name), n.value]));
 // Spellings used by Object Builder's LOD menu and by older tools.
 const ALIASES: readonly [string, number][] = [
   ['hitpoints', 5e15],
@@ -171,7 +170,19 @@ const ALIASES: readonly [string, number][] = [
   ['geometryphysxold', 4e13],
   ['subparts', 1.7e16],
 ];
-for (const [k, v] of ALIASES) BY_SQUASHED.set(squash(k), v);
+
+/**
+ * Squashed name -> value, made on first use: only parsing a name needs it, and building it when
+ * the P3D code loads was ~16 kB of the young heap every `lodsmith info` on a P3D file fills
+ * (docs/performance.md, "Start-up").
+ */
+let bySquashed: Map<string, number> | undefined;
+function bySquashedName(): Map<string, number> {
+  if (bySquashed) return bySquashed;
+  const m = new Map<string, number>(NAMED.map((n) => [squash(n.name), n.value]));
+  for (const [k, v] of ALIASES) m.set(squash(k), v);
+  return (bySquashed = m);
+}
 
 /**
  * The resolution value for a name as {@link resolutionName} prints it (case, spaces, dashes and
@@ -184,7 +195,7 @@ export function parseResolutionName(name: string): number | undefined {
   if (trimmed === '') return undefined;
   if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) return Math.fround(Number(trimmed));
   const s = squash(trimmed);
-  const fixed = BY_SQUASHED.get(s);
+  const fixed = bySquashedName().get(s);
   if (fixed !== undefined) return Math.fround(fixed);
   const range = /^(shadowvolume|edit)(\d+(?:\.\d+)?)$/.exec(s);
   if (range) {

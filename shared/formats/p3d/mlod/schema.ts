@@ -25,45 +25,59 @@ export const FACE_FLAG_LABELS: readonly string[] = [
   'user 1', 'user 2', 'user 4', 'user 8', 'user 16', 'user 32', 'user 64',
 ];
 
-export const MlodHeader = struct('MLOD.header', {
-  signature: fixedBytes(4).note('"MLOD"').derived(),
-  version: u32.note('0x101 in every known file'),
-  lodCount: u32.note('Number of LODs following').derived(),
-});
+/**
+ * The record structs, made on first use: only the inspector's views and `dump` read them, and
+ * making them with the MLOD code (each `.note()` copies its field type) was ~30 kB of the young
+ * heap that every `lodsmith info` on an MLOD file fills (docs/performance.md, "Start-up").
+ */
+export function mlodStructs() {
+  return (made ??= makeStructs());
+}
 
-export const LodHeader = struct('MLOD.lodHeader', {
-  signature: fixedBytes(4).note('"P3DM" (Arma) or "SP3X" (OFP)'),
-  headerSize: u32.note('28: the header size including the signature').derived(),
-  version: u32.note('Minor version: 0x100 for P3DM, 0x99 for SP3X'),
-  pointCount: u32.note('NoOfPoints').derived(),
-  normalCount: u32.note('NoOfFaceNormals').derived(),
-  faceCount: u32.note('NoOfFaces').derived(),
-  flags: u32.note('Unknown flag bits, 0 in every known file'),
-});
+let made: ReturnType<typeof makeStructs> | undefined;
 
-export const Point = struct('MLOD.point', {
-  position: vec3.note('x, y, z (left-handed, y up)').unit('m'),
-  flags: flagsOf('u32', POINT_FLAG_LABELS).note('Point flags'),
-});
+function makeStructs() {
+  const MlodHeader = struct('MLOD.header', {
+    signature: fixedBytes(4).note('"MLOD"').derived(),
+    version: u32.note('0x101 in every known file'),
+    lodCount: u32.note('Number of LODs following').derived(),
+  });
 
-export const FaceVertex = struct('MLOD.faceVertex', {
-  point: u32.note('Index into the points'),
-  normal: u32.note('Index into the normals'),
-  u: f32.note('Texture U'),
-  v: f32.note('Texture V'),
-});
+  const LodHeader = struct('MLOD.lodHeader', {
+    signature: fixedBytes(4).note('"P3DM" (Arma) or "SP3X" (OFP)'),
+    headerSize: u32.note('28: the header size including the signature').derived(),
+    version: u32.note('Minor version: 0x100 for P3DM, 0x99 for SP3X'),
+    pointCount: u32.note('NoOfPoints').derived(),
+    normalCount: u32.note('NoOfFaceNormals').derived(),
+    faceCount: u32.note('NoOfFaces').derived(),
+    flags: u32.note('Unknown flag bits, 0 in every known file'),
+  });
 
-export const P3dmFaceTail = struct('MLOD.faceTail', {
-  flags: flagsOf('u32', FACE_FLAG_LABELS).note('Face flags'),
-  texture: cstring().note('Texture path (.paa/.pac or procedural #(argb,...))'),
-  material: cstring().note('Material path (.rvmat)'),
-});
+  const Point = struct('MLOD.point', {
+    position: vec3.note('x, y, z (left-handed, y up)').unit('m'),
+    flags: flagsOf('u32', POINT_FLAG_LABELS).note('Point flags'),
+  });
 
-export const PropertyFields = struct('MLOD.property', {
-  key: fixedBytes(64).note('Property name, zero-padded to 64 bytes'),
-  value: fixedBytes(64).note('Property value, zero-padded to 64 bytes'),
-});
+  const FaceVertex = struct('MLOD.faceVertex', {
+    point: u32.note('Index into the points'),
+    normal: u32.note('Index into the normals'),
+    u: f32.note('Texture U'),
+    v: f32.note('Texture V'),
+  });
 
-export const Resolution = struct('MLOD.resolution', {
-  resolution: f32.note('LOD resolution: 0..999 visual, 1e13 Geometry, 1e15 Memory, ...'),
-});
+  const P3dmFaceTail = struct('MLOD.faceTail', {
+    flags: flagsOf('u32', FACE_FLAG_LABELS).note('Face flags'),
+    texture: cstring().note('Texture path (.paa/.pac or procedural #(argb,...))'),
+    material: cstring().note('Material path (.rvmat)'),
+  });
+
+  const PropertyFields = struct('MLOD.property', {
+    key: fixedBytes(64).note('Property name, zero-padded to 64 bytes'),
+    value: fixedBytes(64).note('Property value, zero-padded to 64 bytes'),
+  });
+
+  const Resolution = struct('MLOD.resolution', {
+    resolution: f32.note('LOD resolution: 0..999 visual, 1e13 Geometry, 1e15 Memory, ...'),
+  });
+  return { MlodHeader, LodHeader, Point, FaceVertex, P3dmFaceTail, PropertyFields, Resolution };
+}

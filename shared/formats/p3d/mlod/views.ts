@@ -8,7 +8,7 @@ import type { Problem } from '../../../model/problems.ts';
 import type { FieldInfo, Struct } from '../../../schema/schema.ts';
 import type { FormatInfo } from '../../registry.ts';
 import { resolutionKind, resolutionLabel, resolutionName } from '../resolution.ts';
-import { FACE_FLAG_LABELS, FaceVertex, LodHeader, MlodHeader, POINT_FLAG_LABELS } from './schema.ts';
+import { FACE_FLAG_LABELS, mlodStructs, POINT_FLAG_LABELS } from './schema.ts';
 import { END_OF_FILE, isSpecialTagName, type MlodDocument, type MlodLod, type MlodTag } from './types.ts';
 import { field, jsonSafe } from '../../../model/inspect-fields.ts';
 
@@ -232,9 +232,9 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
     return {
       title: 'MLOD file',
       fields: [
-        fromStruct(MlodHeader, 'signature', ['signature'], doc.signature, { kind: 'string' }),
-        fromStruct(MlodHeader, 'version', ['version'], doc.version),
-        fromStruct(MlodHeader, 'lodCount', ['lods'], doc.lods.length),
+        fromStruct(mlodStructs().MlodHeader, 'signature', ['signature'], doc.signature, { kind: 'string' }),
+        fromStruct(mlodStructs().MlodHeader, 'version', ['version'], doc.version),
+        fromStruct(mlodStructs().MlodHeader, 'lodCount', ['lods'], doc.lods.length),
         field('trailing', 'bytes', ['trailing'], doc.trailing, { readonly: true, note: 'Bytes after the last LOD' }),
       ],
     };
@@ -247,13 +247,13 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
     return {
       title: `LOD ${resolutionName(lod.resolution)}`,
       fields: [
-        fromStruct(LodHeader, 'signature', [...base, 'signature'], lod.signature, { kind: 'enum', enumLabels: { 0: 'P3DM', 1: 'SP3X' }, readonly: true }),
-        fromStruct(LodHeader, 'headerSize', [...base, 'headerSize'], 28 + lod.headerExtra.length),
-        fromStruct(LodHeader, 'version', [...base, 'version'], lod.version),
-        fromStruct(LodHeader, 'pointCount', [...base, 'points'], lod.pointFlags.length),
-        fromStruct(LodHeader, 'normalCount', [...base, 'normals'], lod.normals.length / 3),
-        fromStruct(LodHeader, 'faceCount', [...base, 'faces'], lod.faces.vertexCount.length),
-        fromStruct(LodHeader, 'flags', [...base, 'flags'], lod.flags),
+        fromStruct(mlodStructs().LodHeader, 'signature', [...base, 'signature'], lod.signature, { kind: 'enum', enumLabels: { 0: 'P3DM', 1: 'SP3X' }, readonly: true }),
+        fromStruct(mlodStructs().LodHeader, 'headerSize', [...base, 'headerSize'], 28 + lod.headerExtra.length),
+        fromStruct(mlodStructs().LodHeader, 'version', [...base, 'version'], lod.version),
+        fromStruct(mlodStructs().LodHeader, 'pointCount', [...base, 'points'], lod.pointFlags.length),
+        fromStruct(mlodStructs().LodHeader, 'normalCount', [...base, 'normals'], lod.normals.length / 3),
+        fromStruct(mlodStructs().LodHeader, 'faceCount', [...base, 'faces'], lod.faces.vertexCount.length),
+        fromStruct(mlodStructs().LodHeader, 'flags', [...base, 'flags'], lod.flags),
         field('resolution', 'f32', [...base, 'resolution'], lod.resolution, { note: `LOD resolution (${resolutionName(lod.resolution)}, ${resolutionKind(lod.resolution)})` }),
       ],
     };
@@ -283,7 +283,7 @@ export function mlodInspect(doc: MlodDocument, path: NodePath): Inspection | und
         fields: [
           field('faceCount', 'u32', [...base, 'faces', 'vertexCount'], f.vertexCount.length, { readonly: true }),
           field('vertexCount', 'array', [...base, 'faces', 'vertexCount'], f.vertexCount, { readonly: true, note: '3 or 4 per face' }),
-          field('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: FaceVertex.fields[0]!.note }),
+          field('pointIndex', 'array', [...base, 'faces', 'pointIndex'], f.pointIndex, { readonly: true, note: mlodStructs().FaceVertex.fields[0]!.note }),
           field('flags', 'array', [...base, 'faces', 'flags'], f.flags, { flagLabels: FACE_FLAG_LABELS, note: 'Face flags per face' }),
           field('textures', 'array', [...base, 'faces', 'textures'], f.textures.length, { readonly: true, note: 'Distinct texture paths' }),
           field('materials', 'array', [...base, 'faces', 'materials'], f.materials.length, { readonly: true, note: 'Distinct material paths' }),

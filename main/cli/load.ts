@@ -76,12 +76,26 @@ export function knownExtensions(): Set<string> {
   return new Set(formatEntries().flatMap((e) => e.extensions));
 }
 
+/** The format of these bytes (magic first, extension as the tie-breaker), without loading its codec. */
+export function entryFor(bytes: Uint8Array, file: string, entries = formatEntries()): FormatEntry | undefined {
+  const ext = extensionOf(basename(file));
+  const matches = entries.filter((e) => safeProbe(e, bytes));
+  return matches.find((e) => e.extensions.includes(ext)) ?? matches[0];
+}
+
+/** Extensions more than one format reads: only a file's first bytes tell which it is. */
+export function sharedExtensions(): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const x of formatEntries().flatMap((e) => e.extensions)) (seen.has(x) ? shared : seen).add(x);
+  return shared;
+}
+
 /** The codec for these bytes (magic first, extension as the tie-breaker), or a CliFailure that says what the file is not. */
 export async function codecFor(bytes: Uint8Array, file: string): Promise<FormatCodec> {
   const entries = formatEntries();
   const ext = extensionOf(basename(file));
-  const matches = entries.filter((e) => safeProbe(e, bytes));
-  const entry = matches.find((e) => e.extensions.includes(ext)) ?? matches[0];
+  const entry = entryFor(bytes, file, entries);
   if (entry) return entry.load();
   const byExt = entries.filter((e) => e.extensions.includes(ext));
   if (byExt.length) {

@@ -122,12 +122,18 @@ describe('check worker pool', () => {
     expect(plan.start).toEqual([0, 2, 4, 5]);
     const mlod = join(tmp, 'm.p3d');
     const odol = join(tmp, 'o.P3D');
-    writeFileSync(mlod, 'MLOD\x01\0\0\0');
-    writeFileSync(odol, 'ODOL\x49\0\0\0');
+    writeFileSync(mlod, 'MLOD\x01\x01\0\0\x01\0\0\0');
+    writeFileSync(odol, 'ODOL\x49\0\0\0\0\0\0\0');
     const job = (abs: string, file = abs): CheckJob => ({ abs, file, strict: false });
-    expect(jobKind(job(mlod))).toBe('.p3d:MLOD');
-    expect(jobKind(job(odol))).toBe('.p3d:ODOL');
+    expect(jobKind(job(mlod))).toBe('.p3d:p3d-mlod');
+    expect(jobKind(job(odol))).toBe('.p3d:p3d-odol');
     expect(jobKind(job(join(tmp, 'gone.p3d')))).toBe('.p3d');
+    // A head no P3D format recognises: the extension alone.
+    const odd = join(tmp, 'odd.p3d');
+    writeFileSync(odd, 'XXXX\0\0\0\0\0\0\0\0');
+    expect(jobKind(job(odd))).toBe('.p3d');
+    // An extension one format reads: the file is not opened (it need not exist).
+    expect(jobKind(job(join(tmp, 'gone.lod')))).toBe('.lod');
     expect(jobKind(job('a.pbo', 'a.pbo::data\\x.PAA'))).toBe('.paa');
   });
 

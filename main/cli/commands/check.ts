@@ -19,7 +19,7 @@ import type { CheckJob, CheckResult } from '../check-file.ts';
 import { planQueue, queueCounters, type QueueData, type QueueResult } from '../check-queue.ts';
 import { CliFailure, describeError, EXIT_OK, EXIT_PROBLEMS } from '../fail.ts';
 import { escapeControls, terminalSafeJson, write, type CliIO, type OutStream } from '../io.ts';
-import { formatEntries, knownExtensions } from '../load.ts';
+import { entryFor, formatEntries, knownExtensions, sharedExtensions } from '../load.ts';
 import { duration, humanBytes, plural, table, type Column } from '../text.ts';
 
 export interface CheckOptions {
@@ -282,7 +282,8 @@ export function runPool(
   if (jobs.length === 0) return Promise.resolve([]);
   // Queued by kind, so that each worker compiles the code of fewer kinds (check-queue.ts); one
   // worker takes the files in file order.
-  const plan = planQueue(jobs, size > 1 ? jobKind : () => '');
+  const shared = size > 1 ? sharedExtensions() : new Set<string>();
+  const plan = planQueue(jobs, size > 1 ? (job) => jobKind(job, shared) : () => '');
   const counters = queueCounters(plan);
   const next = counters.next;
   const current = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
@@ -349,27 +350,31 @@ export function runPool(
   });
 }
 
+/** Bytes of a file's head read to tell formats that share an extension apart (their probes look at the first few). */
+const KIND_HEAD_BYTES = 64;
+
 /**
- * A job's kind for the queue: its extension, which picks its decoder, writer and rules; for a
- * P3D file on disk also its signature (MLOD and ODOL have decoders of their own and are usually
- * most of an Arma folder's work).
+ * A job's kind for the queue: its extension, which picks its decoder, writer and rules; where
+ * several formats share the extension (formatEntries), for a file on disk also the format its
+ * first bytes say (each has a decoder of its own, and one of them is often most of a folder's work).
  */
-export function jobKind(job: CheckJob): string {
+export function jobKind(job: CheckJob, shared: ReadonlySet<string> = sharedExtensions()): string {
   const ext = extOf(job.file);
-  if (ext !== '.p3d' || job.pbo) return ext;
-  const head = new Uint8Array(4);
+  if (!shared.has(ext) || job.pbo) return ext;
+  const head = new Uint8Array(KIND_HEAD_BYTES);
   let got = 0;
   try {
     const fd = openSync(job.abs, 'r');
     try {
-      got = readSync(fd, head, 0, 4, 0);
+      got = readSync(fd, head, 0, head.length, 0);
     } finally {
       closeSync(fd);
     }
   } catch {
-    // The worker reports the file; for the queue it is a P3D like any other.
+    // The worker reports the file; for the queue it is one of its extension like any other.
   }
-  return got === 4 ? `${ext}:${String.fromCharCode(...head)}` : ext;
+  const format = got > 0 ? entryFor(head.subarray(0, got), job.file) : undefined;
+  return format ? `${ext}:${format.id}` : ext;
 }
 
 const RESULT_TEXT: Record<CheckResult['result'], string> = { ok: 'ok', differs: 'DIFFERS', error: 'FAILED' };

@@ -23,6 +23,7 @@ import { p3dProxies, proxyAddCommand, proxyDeleteCommand, proxyEditCommand, prox
 import type { MlodLod } from './mlod/types.ts';
 import { isSpecialTagName } from './mlod/types.ts';
 import { setFacePathCommand } from './mlod/edits.ts';
+import { mlodFaceGroups } from './mlod/face-groups.ts';
 import type { OdolDocument } from './odol/document.ts';
 import type { OdolLod } from './odol/lod.ts';
 import { faceOffsets } from './odol/face-offsets.ts';
@@ -53,56 +54,15 @@ const SEP = '\u0000';
 
 /** MLOD: faces per (texture, material) pair, in first-use order. */
 function mlodGroups(l: MlodLod): { texture: string; material: string; faces: number[] }[] {
-  const f = l.faces;
-  const by = new Map<string, { texture: string; material: string; faces: number[] }>();
-  for (let i = 0; i < f.vertexCount.length; i++) {
-    const texture = f.textures[f.textureIndex[i]!] ?? '';
-    const material = f.materials[f.materialIndex[i]!] ?? '';
-    const key = texture + SEP + material;
-    let g = by.get(key);
-    if (!g) by.set(key, (g = { texture, material, faces: [] }));
-    g.faces.push(i);
-  }
-  return [...by.values()];
+  const { groupOf, groups } = mlodFaceGroups(l.faces);
+  const out = groups.map((g) => ({ texture: g.texture, material: g.material, faces: [] as number[] }));
+  for (let i = 0; i < groupOf.length; i++) out[groupOf[i]!]!.faces.push(i);
+  return out;
 }
 
-/**
- * MLOD: how many faces use each (texture, material) pair, in first-use order: {@link mlodGroups}
- * without a list of faces per group. Faces are counted per pair of table indices (a number, no
- * string built per face), then the pairs are merged by the paths they name (a table may hold one
- * path twice; an index past the table names ''). A pair's first face comes before all its other
- * faces, so merging the pairs in the order they were first used keeps the paths' first-use order.
- */
+/** MLOD: how many faces use each (texture, material) pair, in first-use order (no list of faces). */
 function mlodGroupCounts(l: MlodLod): { texture: string; material: string; faces: number }[] {
-  const f = l.faces;
-  const nt = f.textures.length;
-  const nm = f.materials.length;
-  const byPair = new Map<number, number>();
-  let lastKey = -1;
-  let lastCount = 0;
-  for (let i = 0; i < f.vertexCount.length; i++) {
-    const t = Math.min(f.textureIndex[i]!, nt);
-    const m = Math.min(f.materialIndex[i]!, nm);
-    const key = t * (nm + 1) + m;
-    if (key === lastKey) {
-      lastCount++;
-      continue;
-    }
-    if (lastKey >= 0) byPair.set(lastKey, lastCount);
-    lastKey = key;
-    lastCount = (byPair.get(key) ?? 0) + 1;
-  }
-  if (lastKey >= 0) byPair.set(lastKey, lastCount);
-  const by = new Map<string, { texture: string; material: string; faces: number }>();
-  for (const [key, faces] of byPair) {
-    const texture = f.textures[Math.floor(key / (nm + 1))] ?? '';
-    const material = f.materials[key % (nm + 1)] ?? '';
-    const k = texture + SEP + material;
-    const g = by.get(k);
-    if (g) g.faces += faces;
-    else by.set(k, { texture, material, faces });
-  }
-  return [...by.values()];
+  return mlodFaceGroups(l.faces).groups;
 }
 
 /** ODOL v4x: one group per section, with the face range it covers. */

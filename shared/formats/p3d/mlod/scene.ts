@@ -18,6 +18,7 @@ import type { SceneOptions } from '../../registry.ts';
 import { parseResolutionName, resolutionKind, resolutionName } from '../resolution.ts';
 import { selectionWeight, type MlodDocument, type MlodLod, type SelectionTag } from './types.ts';
 import { parseProxySelection, sceneProxy, triangleFrame } from '../proxy.ts';
+import { mlodFaceGroups } from './face-groups.ts';
 
 /** The LOD `opts.lod` names (resolution name or number), else the first visual LOD, else the first. */
 export function pickLod(doc: MlodDocument, lod?: string): number {
@@ -154,55 +155,35 @@ function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh;
   const n = f.vertexCount.length;
   const nPoints = lod.pointFlags.length;
   const nNormals = lod.normals.length / 3;
-  // Group faces by texture/material pair, keeping first-use order. Faces name the pair by two
-  // table indices: the group of an index pair is looked up once, by number (the strings of a
-  // pair are joined and looked up only the first time the pair is met).
-  const groupOf = new Map<string, number>();
-  const groupOfPair = new Map<number, number>();
-  const pairStride = f.materials.length + 1;
-  const materials: SceneMaterial[] = [];
-  const faceGroup = new Int32Array(n).fill(-1);
-  const groupVertices: number[] = [];
-  const groupTris: number[] = [];
+  // Faces grouped by texture/material pair in first-use order (face-groups.ts), leaving out the
+  // faces the preview cannot draw: not a triangle or quad, skipped, or naming a point past the
+  // table (validate() reports these).
+  const { groupOf: faceGroup, groups: faceGroups } = mlodFaceGroups(f, (i) => {
+    const vc = f.vertexCount[i]!;
+    if ((vc !== 3 && vc !== 4) || skip[i]) return false;
+    for (let k = 0; k < vc; k++) if (f.pointIndex[i * 4 + k]! >= nPoints) return false;
+    return true;
+  });
+  const materials: SceneMaterial[] = faceGroups.map(({ texture, material }) => ({
+    name: material || texture || '(untextured)',
+    color: [1, 1, 1, 1],
+    ...(texture && !texture.startsWith('#') ? { texture } : {}),
+    ...(texture.startsWith('#') ? { color: proceduralColor(texture) } : {}),
+    ...(material ? { rvmat: material } : {}),
+    source: ['lods', li, 'faces'],
+  }));
+  const groupVertices = new Int32Array(materials.length);
+  const groupTris = new Int32Array(materials.length);
   let vertexTotal = 0;
   let triTotal = 0;
   for (let i = 0; i < n; i++) {
+    const g = faceGroup[i]!;
+    if (g < 0) continue;
     const vc = f.vertexCount[i]!;
-    if ((vc !== 3 && vc !== 4) || skip[i]) continue;
-    let ok = true;
-    for (let k = 0; k < vc; k++) if (f.pointIndex[i * 4 + k]! >= nPoints) ok = false;
-    if (!ok) continue; // validate() reports these; the preview skips them
-    const ti = f.textureIndex[i]!;
-    const mi = f.materialIndex[i]!;
-    // Indices outside the tables (validate() reports them) take the string path every time.
-    const pair = ti >= 0 && mi >= 0 && ti < f.textures.length && mi < f.materials.length ? ti * pairStride + mi : -1;
-    let g = pair >= 0 ? groupOfPair.get(pair) : undefined;
-    if (g === undefined) g = groupFor(f.textures[ti] ?? '', f.materials[mi] ?? '');
-    if (pair >= 0) groupOfPair.set(pair, g);
-    faceGroup[i] = g;
     groupVertices[g]! += vc;
     groupTris[g]! += vc - 2;
     vertexTotal += vc;
     triTotal += vc - 2;
-  }
-  function groupFor(texture: string, material: string): number {
-    const key = `${texture}\u0000${material}`;
-    let g = groupOf.get(key);
-    if (g === undefined) {
-      g = materials.length;
-      groupOf.set(key, g);
-      groupVertices.push(0);
-      groupTris.push(0);
-      materials.push({
-        name: material || texture || '(untextured)',
-        color: [1, 1, 1, 1],
-        ...(texture && !texture.startsWith('#') ? { texture } : {}),
-        ...(texture.startsWith('#') ? { color: proceduralColor(texture) } : {}),
-        ...(material ? { rvmat: material } : {}),
-        source: ['lods', li, 'faces'],
-      });
-    }
-    return g;
   }
   const positions = new Float32Array(vertexTotal * 3);
   const normals = new Float32Array(vertexTotal * 3);

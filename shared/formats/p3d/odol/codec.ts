@@ -8,7 +8,7 @@ import { p3dArrayLayout, p3dQuery } from '../editor.ts';
 import { p3dRuleSet } from '../rules.ts';
 import type { FormatCodec, FormatInfo } from '../../registry.ts';
 import { P3D_EDITOR, P3D_TEXTURES } from '../capabilities.ts';
-import { decodeV4x, encodeV4x } from './model.ts';
+import { decodeV4x, encodeV4x, encodeV4xPieces } from './model.ts';
 import { decodeV7, encodeV7 } from './v7.ts';
 import { isV7, MAX_V4X, MIN_V4X, type OdolDocument } from './document.ts';
 import { odolInfo } from './info.ts';
@@ -28,13 +28,13 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   label: 'P3D model (binarized ODOL)',
   extensions: ['.p3d'],
   probe: probeOdol,
-  decode(bytes) {
+  decode(bytes, opts) {
     if (bytes.length < 12) throw new DecodeError(`file is ${bytes.length} bytes, too short for an ODOL header`, 0, '');
     if (String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) !== 'ODOL') throw new DecodeError('signature is not ODOL', 0, '');
     const v = versionOf(bytes);
     try {
       if (v === 7) return decodeV7(bytes);
-      if (v >= MIN_V4X && v <= MAX_V4X) return decodeV4x(bytes);
+      if (v >= MIN_V4X && v <= MAX_V4X) return decodeV4x(bytes, !!opts?.defer);
     } catch (e) {
       if (isDecodeError(e)) throw e;
       // A reader bug must still surface as bad input with a place, never as a crash.
@@ -45,6 +45,8 @@ export const odolCodec: FormatCodec<OdolDocument> = {
   encode(doc, opts) {
     return isV7(doc) ? encodeV7(doc, opts) : encodeV4x(doc, opts);
   },
+  // v4x: the header, then each LOD (an untouched one a view of the input), never joined.
+  encodePieces: (doc, opts) => (isV7(doc) ? [encodeV7(doc, opts)] : encodeV4xPieces(doc, opts)),
   info(doc, byteLength): FormatInfo {
     return odolInfo(doc, byteLength);
   },

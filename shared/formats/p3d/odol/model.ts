@@ -237,12 +237,16 @@ function writeModelInfo(w: BinaryWriter, m: ModelInfo, v: number, nLods: number,
   modelInfoTail(v, nLods).write(w, m.tail as never);
 }
 
-/** Decodes ODOL v30..v75 (the Arma family). */
-export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
+/**
+ * Decodes ODOL v30..v75 (the Arma family). With `defer` (DecodeOptions.defer), large LZO arrays
+ * and face tables are checked now and made on their first read.
+ */
+export function decodeV4x(bytes: Uint8Array, defer = false): OdolV4xDocument {
   const r = new BinaryReader(bytes);
   r.skip(4, 'signature');
   const version = r.u32();
   const ctx: PackContext = { ...packContext(version), slab: new Slab(bytes.length) };
+  if (defer) ctx.defer = true;
   const doc = { format: 'p3d-odol', version, $span: [0, bytes.length] } as OdolV4xDocument;
   if (version >= 59) doc.appId = r.u32();
   if (version >= 58) doc.prefix = r.within('prefix', () => r.cstring());
@@ -292,6 +296,27 @@ export function decodeV4x(bytes: Uint8Array): OdolV4xDocument {
 }
 
 export function encodeV4x(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8Array {
+  const pieces = encodeV4xPieces(doc, opts);
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  // Sized exactly: each piece is copied once, and no buffer grows by doubling.
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * The same bytes as {@link encodeV4x}, as pieces that are never joined (FormatCodec.encodePieces):
+ * the header up to the LOD table (its start and end offsets filled in from the pieces' lengths),
+ * then each LOD in file order (an untouched one is its `$raw` view of the input) with the bytes
+ * between them, then the PhysX block and the trailer. A ~200 MB model saved untouched this way
+ * allocates next to nothing, where one growing buffer held up to twice the file at once.
+ */
+export function encodeV4xPieces(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8Array[] {
   const v = doc.version;
   const ctx = packContext(v);
   const n = doc.lods.length;
@@ -316,25 +341,28 @@ export function encodeV4x(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8
   doc.lodInfo.forEach((li) => {
     if (!li.permanent) lli.write(w, (li.info ?? blankOf(lli)) as never);
   });
-  const order = validOrder(doc.fileOrder, n);
-  const starts = new Array<number>(n).fill(0);
-  const ends = new Array<number>(n).fill(0);
-  order.forEach((i, k) => {
+  const pieces: Uint8Array[] = [];
+  let pos = w.pos;
+  validOrder(doc.fileOrder, n).forEach((i, k) => {
     const gap = doc.gaps?.[k];
-    if (gap) w.bytes(gap);
-    starts[i] = w.pos;
-    w.bytes(writeLod(doc.lods[i]!, v, ctx, opts));
-    ends[i] = w.pos;
+    if (gap && gap.length > 0) {
+      pieces.push(gap);
+      pos += gap.length;
+    }
+    const lod = writeLod(doc.lods[i]!, v, ctx, opts);
+    w.patchU32(startsAt + 4 * i, pos);
+    pieces.push(lod);
+    pos += lod.length;
+    w.patchU32(startsAt + 4 * (n + i), pos);
   });
-  if (doc.physx) writePhysx(w, doc.physx);
-  w.bytes(doc.trailer);
-  const out = w.finish();
-  const dv = new DataView(out.buffer);
-  for (let i = 0; i < n; i++) {
-    dv.setUint32(startsAt + 4 * i, starts[i]!, true);
-    dv.setUint32(startsAt + 4 * (n + i), ends[i]!, true);
+  if (doc.physx) {
+    const px = new BinaryWriter(1 << 10);
+    writePhysx(px, doc.physx);
+    pieces.push(px.finish());
   }
-  return out;
+  if (doc.trailer.length > 0) pieces.push(doc.trailer);
+  pieces.unshift(w.finish());
+  return pieces;
 }
 
 /** The stored order when it still names every LOD once; else header order. */

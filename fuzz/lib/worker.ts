@@ -113,6 +113,14 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
       if (allocatedBytes() > budget) {
         return done({ outcome: 'blowup', stage: 'decode', message: `decode allocated ${allocatedBytes()} bytes before refusing a ${bytes.length}-byte input; the budget is ${budget}` });
       }
+      // A deferred decode (info, roundtrip: DecodeOptions.defer) checks what it leaves unmade, so
+      // it must refuse what the copying decode refuses.
+      try {
+        codec.decode(bytes, { fileName: 'fuzz-input', defer: true });
+        return done({ outcome: 'mismatch', stage: 'defer', message: `a deferred decode accepts an input the copying decode refuses (${d.message})` });
+      } catch (again) {
+        if (!isDecodeError(again)) return done({ outcome: 'crash', stage: 'defer', message: `${describe(again).name} in a deferred decode: ${describe(again).message}`, stack: describe(again).stack });
+      }
       return done({ outcome: 'decode-error', stage: 'decode', message: d.message });
     }
     return done({ outcome: 'crash', stage: 'decode', message: `${d.name}: ${d.message}`, stack: d.stack });
@@ -257,6 +265,16 @@ parentPort!.on('message', (req: FuzzRequest) => {
 });
 parentPort!.postMessage({ ready: true });
 
+const encodePiecesOf = (codec: ReturnType<typeof formatById>, doc: object): Uint8Array[] => (codec.encodePieces ? codec.encodePieces(doc) : [codec.encode(doc)]);
+const joined = (pieces: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
 const infoJson = (info: unknown) => JSON.stringify(info, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
 /**
@@ -293,10 +311,18 @@ async function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, 
     }
     stage = 'share-fields';
     if (!same(codec.encode(shared, { reuseRaw: false }), bytes)) return { stage, message: 'a shared decode does not save back byte-identical from its fields' };
+    stage = 'defer';
+    // roundtrip's decode: shared and deferred. Untouched, its pieces are the file and nothing is
+    // made; saved from its fields, every deferred value is made and must give the file again.
+    const lazy = codec.decode(bytes, { fileName: 'fuzz-input', share: true, defer: true }) as object;
+    if (infoJson(codec.info(lazy, bytes.length)) !== want) return { stage, message: 'a deferred decode gives another info than the copying decode' };
+    if (!same(joined(encodePiecesOf(codec, lazy)), bytes)) return { stage, message: 'a deferred decode does not save back byte-identical' };
+    if (!same(codec.encode(lazy, { reuseRaw: false }), bytes)) return { stage, message: 'a deferred decode does not save back byte-identical from its (made) fields' };
     stage = 'in-situ';
     const place = new Uint8Array(bytes.length + 1).subarray(1);
     place.set(bytes);
-    const situ = codec.decode(place, { fileName: 'fuzz-input', share: 'in-situ' }) as object;
+    // info's decode: in situ and deferred.
+    const situ = codec.decode(place, { fileName: 'fuzz-input', share: 'in-situ', defer: true }) as object;
     if (infoJson(codec.info(situ, bytes.length)) !== want) return { stage, message: 'an in-situ decode gives another info than the copying decode' };
     if (!same(codec.encode(situ, { reuseRaw: false }), bytes)) return { stage, message: 'an in-situ decode does not save back byte-identical from its fields' };
   } catch (e) {

@@ -111,10 +111,11 @@ export async function codecFor(bytes: Uint8Array, file: string): Promise<FormatC
  * loads a model only reads it, and the bytes are never changed, so the document's large arrays are
  * views of them where alignment allows (shared/binary/share.ts): the file is held once, not twice.
  */
-export async function loadModel(file: string, cwd: string, maxMemory?: number): Promise<Loaded> {
+export async function loadModel(file: string, cwd: string, maxMemory?: number, defer = false): Promise<Loaded> {
   const bytes = readInput(file, cwd);
   const codec = await codecFor(bytes, file);
   // The codec runs inside the decoding memory budget (default 64 MiB + 16 x the size; --max-memory).
-  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(maxMemory !== undefined ? { maxMemory } : {}), ...includeOptions(codec, file, cwd) }) as object;
+  // `defer` (DecodeOptions.defer): for commands that read few values (roundtrip).
+  const doc = codec.decode(bytes, { fileName: basename(file), share: true, ...(defer ? { defer } : {}), ...(maxMemory !== undefined ? { maxMemory } : {}), ...includeOptions(codec, file, cwd) }) as object;
   return { file, bytes, codec, doc };
 }

@@ -261,36 +261,14 @@ interface Cursor {
  */
 export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: number, into?: Uint8Array, path = ''): Lzo1xResult {
   warmUp();
-  if (!Number.isInteger(expectedSize) || expectedSize < 0) {
-    throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
-  }
-  if (!Number.isInteger(offset) || offset < 0 || offset > src.length) {
-    throw new DecodeError('LZO stream starts outside the data', Math.max(0, offset | 0), '');
-  }
-  // The stream's real worst case: a match length extends by 255 per zero byte, so an LZO1X
-  // stream yields at most about 255 bytes per input byte (LZO_RATIO with the end marker's slack):
-  // a stream this short cannot produce the claimed size, refuse before allocating.
-  const remaining = src.length - offset;
-  if (expectedSize > lzo1xMaxOutput(remaining)) {
-    throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
-  }
+  checkStream(src, offset, expectedSize);
   if (into && into.length !== expectedSize) throw new RangeError(`LZO output buffer holds ${into.length} bytes, not ${expectedSize}`);
   // A caller's buffer was charged by the caller (the ODOL slab); a new one is charged here.
   if (!into) chargeAllocation(expectedSize, 'LZO stream', offset, path, src.length);
   const out = into ?? new Uint8Array(expectedSize);
   const end = src.length;
   const limit = expectedSize;
-  const cur: Cursor = { ip: offset, op: 0, state: 0 };
-  if (offset < end && src[offset]! > 17) {
-    // A first literal run in the short form.
-    const n = src[offset]! - 17;
-    if (offset + 1 + n > end) throw corrupt('literal run runs past the input', offset, 0, limit);
-    if (n > limit) throw corrupt('literal run overflows the output', offset, 0, limit);
-    out.set(src.subarray(offset + 1, offset + 1 + n));
-    cur.ip = offset + 1 + n;
-    cur.op = n;
-    cur.state = n < 4 ? n : 4;
-  }
+  const cur = firstRun(src, offset, out, limit);
   if (end > FAST_MAX || limit > FAST_MAX) {
     while (!checkedStep(src, out, cur, limit)) {
       // one instruction at a time
@@ -505,11 +483,59 @@ export function lzo1xDecompress(src: Uint8Array, offset: number, expectedSize: n
 }
 
 /**
+ * Checks an LZO1X stream at `offset` as {@link lzo1xDecompress} does (every bound, the end marker,
+ * exactly `expectedSize` bytes out) without writing its output anywhere, and returns the bytes it
+ * takes. For a decoder that defers expanding a large array to its first read
+ * (shared/model/deferred.ts): the file's errors are still found while decoding, with their
+ * offsets, and the later expansion of the same stream cannot fail. Allocates nothing.
+ */
+export function lzo1xScan(src: Uint8Array, offset: number, expectedSize: number): number {
+  checkStream(src, offset, expectedSize);
+  const cur = firstRun(src, offset, null, expectedSize);
+  while (!checkedStep(src, null, cur, expectedSize)) {
+    // one instruction at a time
+  }
+  return cur.ip - offset;
+}
+
+/** The checks of a stream's arguments made before any output exists. */
+function checkStream(src: Uint8Array, offset: number, expectedSize: number): void {
+  if (!Number.isInteger(expectedSize) || expectedSize < 0) {
+    throw new DecodeError(`LZO expected size ${expectedSize} is invalid`, offset, '');
+  }
+  if (!Number.isInteger(offset) || offset < 0 || offset > src.length) {
+    throw new DecodeError('LZO stream starts outside the data', Math.max(0, offset | 0), '');
+  }
+  // The stream's real worst case: a match length extends by 255 per zero byte, so an LZO1X
+  // stream yields at most about 255 bytes per input byte (LZO_RATIO with the end marker's slack):
+  // a stream this short cannot produce the claimed size, refuse before allocating.
+  const remaining = src.length - offset;
+  if (expectedSize > lzo1xMaxOutput(remaining)) {
+    throw new DecodeError(`LZO stream of at most ${remaining} bytes cannot produce ${expectedSize} bytes`, offset, '');
+  }
+}
+
+/** The cursor after the stream's first literal run in the short form (a first byte over 17), if any; `out` null only checks. */
+function firstRun(src: Uint8Array, offset: number, out: Uint8Array | null, limit: number): Cursor {
+  const cur: Cursor = { ip: offset, op: 0, state: 0 };
+  if (offset < src.length && src[offset]! > 17) {
+    const n = src[offset]! - 17;
+    if (offset + 1 + n > src.length) throw corrupt('literal run runs past the input', offset, 0, limit);
+    if (n > limit) throw corrupt('literal run overflows the output', offset, 0, limit);
+    if (out) out.set(src.subarray(offset + 1, offset + 1 + n));
+    cur.ip = offset + 1 + n;
+    cur.op = n;
+    cur.state = n < 4 ? n : 4;
+  }
+  return cur;
+}
+
+/**
  * Decodes one instruction at `c.ip` with every bound checked, byte by byte or with native copies:
  * the instructions the fast loop leaves (extended lengths, distances under 4, the end marker,
  * everything near the end of the input or of the output). Returns true after the end marker.
  */
-function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number): boolean {
+function checkedStep(src: Uint8Array, out: Uint8Array | null, c: Cursor, limit: number): boolean {
   const end = src.length;
   let ip = c.ip;
   let op = c.op;
@@ -563,7 +589,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
     const n = t + 3;
     if (ip + n > end) throw corrupt(`literal run of ${n} bytes runs past the input`, at, op, limit);
     if (op + n > limit) throw corrupt(`literal run of ${n} bytes overflows the output`, at, op, limit);
-    if (n < LITERAL_NATIVE_MIN) {
+    if (!out) {
+      // Only checking (lzo1xScan).
+    } else if (n < LITERAL_NATIVE_MIN) {
       for (let k = 0; k < n; k++) out[op + k] = src[ip + k]!;
     } else {
       out.set(src.subarray(ip, ip + n), op);
@@ -588,7 +616,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
   if (op + len > limit) throw corrupt(`match of ${len} bytes overflows the output`, at, op, limit);
   let from = op - dist;
   const stop = op + len;
-  if (len >= MATCH_NATIVE_MIN && dist >= len) {
+  if (!out) {
+    // Only checking (lzo1xScan).
+  } else if (len >= MATCH_NATIVE_MIN && dist >= len) {
     // Long, and source and destination do not overlap: one memmove.
     out.copyWithin(op, from, stop - dist);
   } else if (dist === 1 && len >= MATCH_NATIVE_MIN) {
@@ -604,7 +634,9 @@ function checkedStep(src: Uint8Array, out: Uint8Array, c: Cursor, limit: number)
   if (s !== 0) {
     if (ip + s > end) throw corrupt('trailing literals run past the input', at, op, limit);
     if (op + s > limit) throw corrupt('trailing literals overflow the output', at, op, limit);
-    for (let k = 0; k < s; k++) out[op++] = src[ip++]!;
+    if (out) for (let k = 0; k < s; k++) out[op + k] = src[ip + k]!;
+    op += s;
+    ip += s;
   }
   c.ip = ip;
   c.op = op;

@@ -63,6 +63,14 @@ export interface DecodeOptions {
    */
   share?: boolean | 'in-situ';
   /**
+   * The caller reads few of the document's values (`lodsmith info`, `roundtrip`): arrays that cost
+   * more to make than to check (compressed or parsed from records) may be checked and charged
+   * now and made on their first read (shared/model/deferred.ts; `lengthOf` gives their length
+   * without making them). Errors in their bytes are still found while decoding. Default false:
+   * a caller that reads every value (the editor, `check`) would pay the check and the making.
+   */
+  defer?: boolean;
+  /**
    * Text formats that include other files (model.cfg's `#include`): the text of `path` as included
    * from the file `from` (the main file is `fileName`), or undefined when there is none. Codecs do
    * no I/O; without a reader an include is an error.

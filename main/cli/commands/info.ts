@@ -26,7 +26,7 @@ export async function runInfo(file: string, opts: InfoOptions, io: CliIO): Promi
   const codec = await codecFor(bytes, file);
   // The bytes are read once and never needed again: the document's arrays are views of them, and
   // unaligned arrays are moved into alignment inside them instead of copied (shared/binary/share.ts).
-  const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}), ...includeOptions(codec, file, io.cwd) }) as object;
+  const doc = codec.decode(bytes, { fileName: basename(file), share: 'in-situ', defer: true, ...(opts.maxMemory !== undefined ? { maxMemory: opts.maxMemory } : {}), ...includeOptions(codec, file, io.cwd) }) as object;
   const info = codec.info(doc, bytes.length);
   // Source animations (a P3D model's model.cfg, or compiled in): class, skeleton, animations, sources.
   // A format whose animations live in a config file (MLOD: model.cfg) has none when no config is

@@ -32,7 +32,9 @@ export async function runRoundTrip(files: readonly string[], opts: RoundTripOpti
   for (const file of files) {
     let r: FileResult;
     try {
-      const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory);
+      // Deferred: an untouched file saves from its stored bytes, so its large arrays need not be
+      // made (--strict's second decode makes every one, from fields).
+      const { codec, doc, bytes } = await loadModel(file, io.cwd, opts.maxMemory, true);
       const diff = roundTrip(codec, bytes, file, doc, !!opts.strict, opts.maxMemory, includeOptions(codec, file, io.cwd, file).readInclude);
       r = { file, format: codec.id, bytes: bytes.length, result: diff ? 'differs' : 'ok', diff };
     } catch (e) {

@@ -1,4 +1,5 @@
 /** `lodsmith info` for ODOL: LODs as meshes, distinct material and texture paths, skeleton bones. */
+import { lengthOf } from '../../../model/deferred.ts';
 import type { FormatInfo } from '../../registry.ts';
 import { resolutionName } from '../resolution.ts';
 import type { OdolDocument } from './document.ts';
@@ -6,15 +7,16 @@ import type { OdolLod } from './lod.ts';
 import type { OdolV4xDocument } from './model.ts';
 import type { OdolV7Lod } from './v7.ts';
 
-/** Triangles of a face table, a quad counting as two. */
-export function triangleCount(sizes: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < sizes.length; i++) n += sizes[i]! - 2;
-  return n;
+/**
+ * Triangles of a LOD's face table, a quad counting as two: its corners less two per face. Read by
+ * length (lengthOf), so a deferred table (DecodeOptions.defer) is not made for it.
+ */
+export function triangleCount(faces: { sizes: Uint8Array; indices: Uint32Array }): number {
+  return lengthOf(faces, 'indices') - 2 * lengthOf(faces, 'sizes');
 }
 
 export function vertexCount(lod: OdolLod | OdolV7Lod): number {
-  return 'positions' in lod ? lod.positions.data.length / 3 : lod.vertices.data.length / 3;
+  return lengthOf('positions' in lod ? lod.positions : lod.vertices, 'data') / 3;
 }
 
 /** Material paths used by a LOD: its materials and the sections that name one directly. */
@@ -40,7 +42,7 @@ const distinct = (xs: string[]): string[] => [...new Set(xs)];
 
 export function odolInfo(doc: OdolDocument, byteLength: number): FormatInfo {
   const lods = doc.lods as (OdolLod | OdolV7Lod)[];
-  const meshes = lods.map((l) => ({ name: resolutionName(l.resolution), vertices: vertexCount(l), triangles: triangleCount(l.faces.sizes) }));
+  const meshes = lods.map((l) => ({ name: resolutionName(l.resolution), vertices: vertexCount(l), triangles: triangleCount(l.faces) }));
   const v4 = doc.version === 7 ? undefined : (doc as OdolV4xDocument);
   return {
     format: 'p3d-odol',

@@ -6,6 +6,7 @@ import { chargeAllocation } from '../../../binary/budget.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import { BinaryWriter } from '../../../binary/writer.ts';
 import { EncodeError } from '../../../errors.ts';
+import { deferField } from '../../../model/deferred.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
 import {
@@ -296,6 +297,10 @@ function readFaces(r: BinaryReader, v: number, ctx: PackContext): LodFaces {
     let idx: Uint32Array | undefined;
     let sizes: Uint8Array | undefined;
     let corners = 0;
+    if (ctx.defer && n >= DEFER_FACES) {
+      const deferred = deferFaces(r, n, wide, faceDataSize, unused, start);
+      if (deferred) return deferred;
+    }
     // One pass when even n quads would fit the window (so no face needs a bound check): the
     // indices go into a slab region sized for n quads and the unused tail goes back to the slab.
     // (A pass to count the corners first, then one to read them, was 6% of decoding the corpus.)
@@ -356,6 +361,45 @@ function readFaces(r: BinaryReader, v: number, ctx: PackContext): LodFaces {
     return out;
   });
 }
+
+/** Smaller face tables are read while decoding, deferred or not (PackContext.defer). */
+const DEFER_FACES = 4096;
+
+/**
+ * A face table whose `sizes` and `indices` are made on the first read of either (PackContext.defer):
+ * every corner count and the table's bounds are checked now, and both arrays charged. Undefined
+ * when a face is bad: the eager reader then finds it for its message.
+ */
+function deferFaces(r: BinaryReader, n: number, wide: number, faceDataSize: number, unused: number, start: number): LodFaces | undefined {
+  const at = r.pos;
+  const bytes = r.bytes;
+  const corners = countCorners(bytes, at, n, wide, r.end);
+  if (corners < 0) return undefined;
+  chargeAllocation(corners * 4 + n, 'faces', start, r.path);
+  const stop = (r.pos = at + n + corners * wide);
+  const view = r.view;
+  let made: { sizes: Uint8Array; indices: Uint32Array } | undefined;
+  const make = (): { sizes: Uint8Array; indices: Uint32Array } => {
+    if (!made) {
+      const region = new ArrayBuffer(corners * 4 + n);
+      const indices = new Uint32Array(region, 0, corners);
+      const sizes = new Uint8Array(region, corners * 4, n);
+      const end = wide === 2 ? readFaces16(view, at, n, sizes, indices) : readFaces32(view, at, n, sizes, indices);
+      if (end !== stop) throw new Error(`ODOL face table read to ${end}, checked to ${stop}`);
+      made = { sizes, indices };
+    }
+    return made;
+  };
+  const out: LodFaces = { unused, sizes: EMPTY_SIZES, indices: EMPTY_INDICES, $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
+  deferField(out, 'sizes', () => make().sizes, n);
+  deferField(out, 'indices', () => make().indices, corners);
+  const delta = (faceDataSize - (corners + n) * wide) | 0;
+  if (delta !== 0) out.faceDataSizeDelta = delta;
+  return out;
+}
+
+const EMPTY_SIZES = new Uint8Array(0);
+const EMPTY_INDICES = new Uint32Array(0);
 
 /**
  * The corners of `n` faces from `p` (each 3 or 4, every face inside `end`), or -1 when a face is

@@ -10,11 +10,12 @@
  * every `$raw` was dropped. Only arrays whose data changed are compressed again.
  */
 import { BudgetError, chargeAllocation } from '../../../binary/budget.ts';
-import { lzo1xMatches, lzo1xMaxOutput } from '../../../binary/lzo1x.ts';
+import { lzo1xDecompress, lzo1xMatches, lzo1xMaxOutput, lzo1xScan } from '../../../binary/lzo1x.ts';
 import { lzssMaxOutput } from '../../../binary/lzss.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
+import { deferField } from '../../../model/deferred.ts';
 import { reusable } from '../../../model/lossless.ts';
 import { deflate, inflate, type Method } from './compression.ts';
 
@@ -79,7 +80,15 @@ export interface PackContext {
   flagged: boolean;
   /** Decoding: where the arrays' memory comes from (one per file; without it, one buffer per array). */
   slab?: Slab;
+  /**
+   * Decoding (DecodeOptions.defer): an LZO array of at least {@link DEFER_BYTES} is checked where
+   * it lies ({@link lzo1xScan}) and charged, but expanded only when its `data` is first read.
+   */
+  defer?: boolean;
 }
+
+/** Smaller compressed arrays are expanded while decoding, deferred or not (a deferred field costs a closure). */
+export const DEFER_BYTES = 64 << 10;
 
 /**
  * The memory of one file's arrays, carved out of a few large buffers. A real ODOL file holds
@@ -236,7 +245,7 @@ export function readBlock(
   r: BinaryReader,
   ctx: PackContext,
   size: number,
-): { bytes: Uint8Array; flag?: number; packed?: Uint8Array; owned?: true } {
+): { bytes: Uint8Array; flag?: number; packed?: Uint8Array; owned?: true; deferred?: true } {
   if (size === 0) return { bytes: new Uint8Array(0) };
   const flag = ctx.flagged ? r.u8() : undefined;
   if (storedRaw(ctx, size, flag)) {
@@ -249,6 +258,21 @@ export function readBlock(
     r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left (${ctx.method === 'lzo' ? 'LZO' : 'LZSS'} expands at most ${ctx.method === 'lzo' ? '255' : '8.5'}x)`);
   }
   const start = r.pos;
+  if (ctx.defer && ctx.method === 'lzo' && size >= DEFER_BYTES) {
+    // Checked and charged now, expanded on the first read of the array (readPacked).
+    let consumed: number;
+    try {
+      consumed = lzo1xScan(r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end), start, size);
+    } catch (e) {
+      if (e instanceof DecodeError) throw new DecodeError(e.detail, e.offset, r.path);
+      throw e;
+    }
+    chargeAllocation(size, 'compressed array', start, r.path);
+    r.pos = start + consumed;
+    const out: { bytes: Uint8Array; flag?: number; packed: Uint8Array; deferred: true } = { bytes: EMPTY_BYTES, deferred: true, packed: r.viewAt(start, start + consumed) };
+    if (flag !== undefined) out.flag = flag;
+    return out;
+  }
   let res: { data: Uint8Array; consumed: number };
   try {
     const src = r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end);
@@ -273,6 +297,19 @@ function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: n
   // Arrays under 1024 bytes may be stored raw whatever the method.
   if (n * elementSize > Math.max(1024, maxExpansion(ctx.method, r.remaining))) r.fail(`element count ${n} cannot fit in the ${r.remaining} bytes left`, at);
   return n;
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/**
+ * `out.data` made on its first read: the LZO stream `packed` (checked by readBlock) expanded into
+ * a buffer of its own (shared/model/deferred.ts). Until then `lengthOf(out, 'data')` is `values`.
+ */
+function deferData<T extends TypedArray>(out: PackedArray<T>, packed: Uint8Array, size: number, t: ElementType<T>): void {
+  deferField(out, 'data', () => {
+    const { data } = lzo1xDecompress(packed, 0, size);
+    return t.make(data.buffer as ArrayBuffer, data.byteOffset, size / t.bytesPerValue);
+  }, size / t.bytesPerValue);
 }
 
 /** The stored form of every empty array: a count of 0. Encoders only read `$raw`. */
@@ -310,11 +347,12 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
       }
     }
     const b = readBlock(r, ctx, size);
-    const out: PackedArray<T> = { data: toTyped(r, ctx, b.bytes, t, b.owned) };
+    const out: PackedArray<T> = { data: b.deferred ? t.empty : toTyped(r, ctx, b.bytes, t, b.owned) };
     if (b.flag !== undefined) out.flag = b.flag;
     if (b.packed) out.packed = b.packed;
     out.$span = [start, r.pos];
     out.$raw = r.viewAt(start, r.pos);
+    if (b.deferred) deferData(out, b.packed!, size, t);
     return out;
   } finally {
     r.leave();
@@ -337,9 +375,10 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
       out = { data: toTyped(r, ctx, r.bytesView(elementSize, 'fill value'), t), fill, fillCount: n };
     } else {
       const b = readBlock(r, ctx, n * elementSize);
-      out = { data: toTyped(r, ctx, b.bytes, t, b.owned), fill };
+      out = { data: b.deferred ? t.empty : toTyped(r, ctx, b.bytes, t, b.owned), fill };
       if (b.flag !== undefined) out.flag = b.flag;
       if (b.packed) out.packed = b.packed;
+      if (b.deferred) deferData(out, b.packed!, n * elementSize, t);
     }
     out.$span = [start, r.pos];
     out.$raw = r.viewAt(start, r.pos);

@@ -19,6 +19,7 @@ const { SCENE_FAILED, unguardedScene } = await import('../../shared/formats/regi
 const { sceneToGltf, writeGlb } = await import('../../shared/export/gltf.ts');
 const { importGltf, gltfInputOf, isImportError, importTargetsOf } = await import('../../shared/import/index.ts');
 const { MemoryBudget } = await import('../../shared/binary/budget.ts');
+const { joinBytes } = await import('../../shared/binary/writer.ts');
 /** Must match seeds.ts (not imported here: that module loads the fixture builders). */
 const GLTF_IMPORT = 'gltf-import';
 const importTargets = importTargetsOf(allFormats()).map((t) => t.format);
@@ -266,15 +267,6 @@ parentPort!.on('message', (req: FuzzRequest) => {
 parentPort!.postMessage({ ready: true });
 
 const encodePiecesOf = (codec: ReturnType<typeof formatById>, doc: object): Uint8Array[] => (codec.encodePieces ? codec.encodePieces(doc) : [codec.encode(doc)]);
-const joined = (pieces: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 const infoJson = (info: unknown) => JSON.stringify(info, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
 /**
@@ -316,7 +308,7 @@ async function checkCliModes(codec: ReturnType<typeof formatById>, doc: object, 
     // made; saved from its fields, every deferred value is made and must give the file again.
     const lazy = codec.decode(bytes, { fileName: 'fuzz-input', share: true, defer: true }) as object;
     if (infoJson(codec.info(lazy, bytes.length)) !== want) return { stage, message: 'a deferred decode gives another info than the copying decode' };
-    if (!same(joined(encodePiecesOf(codec, lazy)), bytes)) return { stage, message: 'a deferred decode does not save back byte-identical' };
+    if (!same(joinBytes(encodePiecesOf(codec, lazy)), bytes)) return { stage, message: 'a deferred decode does not save back byte-identical' };
     if (!same(codec.encode(lazy, { reuseRaw: false }), bytes)) return { stage, message: 'a deferred decode does not save back byte-identical from its (made) fields' };
     stage = 'in-situ';
     const place = new Uint8Array(bytes.length + 1).subarray(1);

@@ -9,6 +9,19 @@ export function copyBytes(b: Uint8Array): Uint8Array {
   return new Uint8Array(b);
 }
 
+/** `parts` one after another in one new array, sized exactly (pieces an encoder wrote apart). */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Thrown by {@link BinaryWriter.indexArray} for an index its width cannot hold. */
 export class IndexRangeError extends RangeError {
   readonly index: number;

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { joinBytes } from '../../shared/binary/writer.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { firstDifference, locateOffset } from '../../shared/model/compare.ts';
 import { dropRaw } from '../../shared/model/lossless.ts';
@@ -31,12 +32,4 @@ export function expectRoundTrip(codec: FormatCodec, bytes: Uint8Array, fileName 
 }
 
 /** Pieces (FormatCodec.encodePieces, the wire's envelope parts) joined into one array, to compare with the whole. */
-export function joinPieces(pieces: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(pieces.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export const joinPieces = joinBytes;

@@ -18,6 +18,7 @@
  * edds package, the Enfusion unpacker's converter, woozymasta/edds); docs/textures.md has the table row.
  */
 import { chargeAllocation } from '../../binary/budget.ts';
+import { joinBytes } from '../../binary/writer.ts';
 import { DecodeError } from '../../errors.ts';
 import { lz4Compress, lz4DecompressInto } from '../unigine/lz4.ts';
 
@@ -166,7 +167,7 @@ export function writeEdds(header: Uint8Array, levels: readonly Uint8Array[], opt
       parts.push(h, body);
       if (last) break;
     }
-    blocks.push({ tag: 'LZ4 ', data: concat(parts) });
+    blocks.push({ tag: 'LZ4 ', data: joinBytes(parts) });
   }
   const out = new Uint8Array(header.length + 8 * blocks.length + blocks.reduce((a, b) => a + b.data.length, 0));
   const dv = new DataView(out.buffer);
@@ -183,15 +184,6 @@ export function writeEdds(header: Uint8Array, levels: readonly Uint8Array[], opt
   return out;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
-  let p = 0;
-  for (const x of parts) {
-    out.set(x, p);
-    p += x.length;
-  }
-  return out;
-}
 
 /** The EDDS a decoded DDS (first face) would be: its header and its levels, through {@link writeEdds}. */
 export function eddsFromDds(doc: { bytes: Uint8Array; mips: readonly { offset: number; size: number }[] }, opts: EddsWriteOptions = {}): Uint8Array {

@@ -4,7 +4,7 @@
  */
 import { chargeAllocation } from '../../../binary/budget.ts';
 import { BinaryReader, type Span } from '../../../binary/reader.ts';
-import { BinaryWriter } from '../../../binary/writer.ts';
+import { BinaryWriter, joinBytes } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
 import { reusable } from '../../../model/lossless.ts';
 import type { EncodeOptions } from '../../registry.ts';
@@ -296,17 +296,8 @@ export function decodeV4x(bytes: Uint8Array, defer = false): OdolV4xDocument {
 }
 
 export function encodeV4x(doc: OdolV4xDocument, opts: EncodeOptions = {}): Uint8Array {
-  const pieces = encodeV4xPieces(doc, opts);
-  let size = 0;
-  for (const p of pieces) size += p.length;
   // Sized exactly: each piece is copied once, and no buffer grows by doubling.
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinBytes(encodeV4xPieces(doc, opts));
 }
 
 /**

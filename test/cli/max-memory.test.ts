@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
+import { buildLargeOdol } from '../../scripts/fixtures/odol.ts';
+import { odolCodec } from '../../shared/formats/p3d/odol/index.ts';
+import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { repoRoot } from '../helpers/corpus.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lodsmith-maxmem-'));
@@ -28,5 +31,34 @@ it('info, roundtrip and validate refuse a model whose decode would pass --max-me
     const high = run(cmd, '--max-memory', '64M', file);
     expect(high.stderr, cmd).toBe('');
     expect(high.status, cmd).toBe(0);
+  }
+});
+
+it('info and roundtrip of an ODOL defer its LZO arrays but still charge them, and still refuse a damaged stream', () => {
+  // One LOD of 200 x 200 quads: LZO arrays of 64 KiB and more, which info and roundtrip check
+  // without expanding (DecodeOptions.defer). Their expanded size is charged all the same.
+  const bytes = buildLargeOdol({ version: 73, lods: 1, size: 200 });
+  const file = join(dir, 'grid.p3d');
+  writeFileSync(file, bytes);
+  for (const cmd of ['info', 'roundtrip']) {
+    const low = run(cmd, '--max-memory', '1M', file);
+    expect(low.status, cmd).toBe(2);
+    expect(low.stderr, cmd).toMatch(/past the decoding memory budget of 1 MiB/);
+    const high = run(cmd, '--max-memory', '64M', file);
+    expect(high.stderr, cmd).toBe('');
+    expect(high.status, cmd).toBe(0);
+  }
+  // The vertex array's LZO end marker damaged: both commands refuse the file, naming the array.
+  const doc = odolCodec.decode(bytes) as OdolV4xDocument;
+  const span = doc.lods[0]!.vertices.$span!;
+  const bad = bytes.slice();
+  bad[span[1] - 3] = 0x00;
+  bad[span[1] - 2] = 0xff;
+  const badFile = join(dir, 'bad.p3d');
+  writeFileSync(badFile, bad);
+  for (const cmd of ['info', 'roundtrip']) {
+    const r = run(cmd, badFile);
+    expect(r.status, cmd).toBe(2);
+    expect(r.stderr, cmd).toMatch(/LZO .*lods\[0\].*vertices|vertices.*LZO/s);
   }
 });

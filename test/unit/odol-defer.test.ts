@@ -127,7 +127,7 @@ describe('ODOL deferred arrays (DecodeOptions.defer)', () => {
     expect(lazy.message).toMatch(/face 100 has 7 corners/);
   });
 
-  it('the budget refuses a deferred decode as it refuses an eager one', () => {
+  it('the budget refuses a deferred decode as it refuses an eager one, having charged each deferred array', () => {
     const bytes = large();
     const refused = (decode: () => unknown): BudgetError => {
       let err: unknown;
@@ -141,6 +141,24 @@ describe('ODOL deferred arrays (DecodeOptions.defer)', () => {
     };
     refused(() => eager(bytes));
     expect(isDecodeError(refused(() => deferred(bytes)))).toBe(true);
+    // Each deferred array is charged, as it is left unmade, exactly the bytes it will make (a
+    // face table: both of its arrays at once).
+    const charges: number[] = [];
+    class Recording extends MemoryBudget {
+      override charge(n: number, what: string, offset = 0, path = ''): void {
+        super.charge(n, what, offset, path);
+        charges.push(n);
+      }
+    }
+    const doc = withBudget(new Recording(1 << 30), () => deferred(bytes));
+    const fields = deferredFields(doc);
+    expect(fields.filter(([, k]) => k === 'data').length).toBeGreaterThanOrEqual(2);
+    for (const [o, k] of fields) {
+      if (k === 'indices') continue;
+      const rec = o as Record<string, ArrayBufferView>;
+      const bytesMade = k === 'sizes' ? rec.sizes!.byteLength + rec.indices!.byteLength : rec[k]!.byteLength;
+      expect(charges, `${k} of ${bytesMade} bytes`).toContain(bytesMade);
+    }
   });
 
   it.skipIf(!hasCorpus)('every corpus ODOL: the deferred document is the eager one, and saves back untouched', () => {

@@ -19,12 +19,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [join(repoRoot, 'bin/lodsmith.cjs'), ...args], { encoding: 'utf8' });
 
-it('info, roundtrip and validate refuse a model whose decode would pass --max-memory, and read it under a higher limit', () => {
-  // One shared normal: its 1-byte normal indices widen to 4 bytes each (about 4.8 MB), a copy
-  // even when the other arrays are views of the file.
-  const file = join(dir, 'grid.lod');
-  writeFileSync(file, buildLargeLodka({ triangles: 400_000, textureSets: 1, boneWeights: false }));
-  for (const cmd of ['info', 'roundtrip', 'validate']) {
+/** Each command refuses `file` under `--max-memory 1M` (exit 2, the budget named) and reads it under 64M. */
+function refusedAt1MiBReadAt64MiB(file: string, cmds: readonly string[]): void {
+  for (const cmd of cmds) {
     const low = run(cmd, '--max-memory', '1M', file);
     expect(low.status, cmd).toBe(2);
     expect(low.stderr, cmd).toMatch(/past the decoding memory budget of 1 MiB/);
@@ -32,6 +29,14 @@ it('info, roundtrip and validate refuse a model whose decode would pass --max-me
     expect(high.stderr, cmd).toBe('');
     expect(high.status, cmd).toBe(0);
   }
+}
+
+it('info, roundtrip and validate refuse a model whose decode would pass --max-memory, and read it under a higher limit', () => {
+  // One shared normal: its 1-byte normal indices widen to 4 bytes each (about 4.8 MB), a copy
+  // even when the other arrays are views of the file.
+  const file = join(dir, 'grid.lod');
+  writeFileSync(file, buildLargeLodka({ triangles: 400_000, textureSets: 1, boneWeights: false }));
+  refusedAt1MiBReadAt64MiB(file, ['info', 'roundtrip', 'validate']);
 });
 
 it('info and roundtrip of an ODOL defer its LZO arrays but still charge them, and still refuse a damaged stream', () => {
@@ -40,14 +45,7 @@ it('info and roundtrip of an ODOL defer its LZO arrays but still charge them, an
   const bytes = buildLargeOdol({ version: 73, lods: 1, size: 200 });
   const file = join(dir, 'grid.p3d');
   writeFileSync(file, bytes);
-  for (const cmd of ['info', 'roundtrip']) {
-    const low = run(cmd, '--max-memory', '1M', file);
-    expect(low.status, cmd).toBe(2);
-    expect(low.stderr, cmd).toMatch(/past the decoding memory budget of 1 MiB/);
-    const high = run(cmd, '--max-memory', '64M', file);
-    expect(high.stderr, cmd).toBe('');
-    expect(high.status, cmd).toBe(0);
-  }
+  refusedAt1MiBReadAt64MiB(file, ['info', 'roundtrip']);
   // The vertex array's LZO end marker damaged: both commands refuse the file, naming the array.
   const doc = odolCodec.decode(bytes) as OdolV4xDocument;
   const span = doc.lods[0]!.vertices.$span!;

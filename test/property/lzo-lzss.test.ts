@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lzssCompress, lzssDecompress } from '../../shared/binary/lzss.ts';
 import { lzo1xCompress, lzo1xDecompress } from '../../shared/binary/lzo1x.ts';
 import { isDecodeError } from '../../shared/errors.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 /** Byte strings with runs and repeats, so both literals and every match kind get exercised. */
 const bytesWithRepeats = fc
@@ -14,16 +15,7 @@ const bytesWithRepeats = fc
     ),
     { maxLength: 60 },
   )
-  .map((parts) => {
-    const total = parts.reduce((s, p) => s + p.length, 0);
-    const out = new Uint8Array(total);
-    let o = 0;
-    for (const p of parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  });
+  .map(joinBytes);
 
 describe('compression properties', () => {
   it('LZO1X: decompress(compress(x)) = x and uses the whole stream', () => {

@@ -123,7 +123,7 @@ const CHUNK_GROUPS = [
   {
     name: 'core',
     priority: 20,
-    test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text)\.ts|formats[\\/](catalog|probe-bytes|registry|[^\\/]+[\\/]family|texture[\\/]extensions)\.ts)/,
+    test: /[\\/]main[\\/]cli[\\/]((program|command-table|fast-args|io|fail|load|text|json-stream|verify)\.ts|commands[\\/](info|dump|validate|roundtrip)\.ts)|[\\/]shared[\\/](errors\.ts|import[\\/]errors\.ts|scene[\\/]scene\.ts|model[\\/]|schema[\\/]|binary[\\/](budget|reader|writer|text|once)\.ts|formats[\\/](catalog|probe-bytes|registry|[^\\/]+[\\/]family|texture[\\/]extensions)\.ts)/,
   },
   { name: 'compress', priority: 12, test: /[\\/]shared[\\/]binary[\\/](lzo1x|lzss)\.ts/ },
   // Matrix, up-axis and piece helpers that several families' codecs use: a chunk of their own.

@@ -8,6 +8,8 @@
  * - `utf8`: only for formats documented as UTF-8; callers must check `isLosslessUtf8` first and
  *   fall back to latin1 otherwise.
  */
+import { madeOnce } from './once.ts';
+
 export type TextEncoding = 'latin1' | 'cp1251' | 'utf8';
 
 const CP1251_HIGH =
@@ -16,14 +18,13 @@ const CP1251_HIGH =
   '\u00A0\u040E\u045E\u0408\u00A4\u0490\u00A6\u00A7\u0401\u00A9\u0404\u00AB\u00AC\u00AD\u00AE\u0407' +
   '\u00B0\u00B1\u0406\u0456\u0491\u00B5\u00B6\u00B7\u0451\u2116\u0454\u00BB\u0458\u0405\u0455\u0457';
 
+
 /**
  * The Windows-1251 tables, made on first use: building them with every start of the CLI was
  * ~20 kB of the young heap that `lodsmith info` fills (docs/performance.md, "Start-up"), and
  * only LODka names use them.
  */
-let cp1251Made: { decode: string[]; encode: Map<number, number> } | undefined;
-function cp1251(): { decode: string[]; encode: Map<number, number> } {
-  if (cp1251Made) return cp1251Made;
+const cp1251 = madeOnce((): { decode: string[]; encode: Map<number, number> } => {
   const decode: string[] = [];
   const encode = new Map<number, number>();
   for (let b = 0; b < 256; b++) {
@@ -34,17 +35,15 @@ function cp1251(): { decode: string[]; encode: Map<number, number> } {
     decode.push(ch);
     encode.set(ch.charCodeAt(0), b);
   }
-  return (cp1251Made = { decode, encode });
-}
+  return { decode, encode };
+});
 
-let utf8DecoderMade: TextDecoder | undefined;
-let utf8EncoderMade: TextEncoder | undefined;
 /**
  * The UTF-8 coders, made on first use: Node loads its encoding module for the first one, which
  * was ~2% of `lodsmith info` on a tiny file, whose names are all Latin-1.
  */
-const utf8Decoder = (): TextDecoder => (utf8DecoderMade ??= new TextDecoder('utf-8', { fatal: true }));
-const utf8Encoder = (): TextEncoder => (utf8EncoderMade ??= new TextEncoder());
+const utf8Decoder = madeOnce(() => new TextDecoder('utf-8', { fatal: true }));
+const utf8Encoder = madeOnce(() => new TextEncoder());
 
 /**
  * Short Latin-1 text: its codes go into a plain array kept for that length (one per length up to

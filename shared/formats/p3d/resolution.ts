@@ -8,6 +8,7 @@
  * compares with a relative tolerance, and {@link parseResolutionName} returns the float32 value
  * (what a file would contain), so `resolutionName(parseResolutionName(n)!) === n`.
  */
+import { madeOnce } from '../../binary/once.ts';
 
 /** What a LOD is used for. */
 export type ResolutionKind =
@@ -176,13 +177,11 @@ const ALIASES: readonly [string, number][] = [
  * the P3D code loads was ~16 kB of the young heap every `lodsmith info` on a P3D file fills
  * (docs/performance.md, "Start-up").
  */
-let bySquashed: Map<string, number> | undefined;
-function bySquashedName(): Map<string, number> {
-  if (bySquashed) return bySquashed;
+const bySquashedName = madeOnce((): Map<string, number> => {
   const m = new Map<string, number>(NAMED.map((n) => [squash(n.name), n.value]));
   for (const [k, v] of ALIASES) m.set(squash(k), v);
-  return (bySquashed = m);
-}
+  return m;
+});
 
 /**
  * The resolution value for a name as {@link resolutionName} prints it (case, spaces, dashes and

@@ -5,6 +5,7 @@
  * records rather than drive the bulk reads.
  */
 import { cstring, f32, fixedBytes, flagsOf, struct, u32, vec3 } from '../../../schema/schema.ts';
+import { madeOnce } from '../../../binary/once.ts';
 
 /** Point flag bits (bit i = label i), from the wiki's "Point Flags" table. */
 export const POINT_FLAG_LABELS: readonly string[] = [
@@ -30,13 +31,7 @@ export const FACE_FLAG_LABELS: readonly string[] = [
  * making them with the MLOD code (each `.note()` copies its field type) was ~30 kB of the young
  * heap that every `lodsmith info` on an MLOD file fills (docs/performance.md, "Start-up").
  */
-export function mlodStructs() {
-  return (made ??= makeStructs());
-}
-
-let made: ReturnType<typeof makeStructs> | undefined;
-
-function makeStructs() {
+export const mlodStructs = madeOnce(() => {
   const MlodHeader = struct('MLOD.header', {
     signature: fixedBytes(4).note('"MLOD"').derived(),
     version: u32.note('0x101 in every known file'),
@@ -80,4 +75,4 @@ function makeStructs() {
     resolution: f32.note('LOD resolution: 0..999 visual, 1e13 Geometry, 1e15 Memory, ...'),
   });
   return { MlodHeader, LodHeader, Point, FaceVertex, P3dmFaceTail, PropertyFields, Resolution };
-}
+});

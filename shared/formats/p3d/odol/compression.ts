@@ -9,7 +9,7 @@
  * Only the expanded size is known up front; each decoder reports how many input bytes it used.
  */
 import { lzssCompress, lzssDecompress } from '../../../binary/lzss.ts';
-import { lzo1xCompress, lzo1xDecompress } from '../../../binary/lzo1x.ts';
+import { lzo1xCompress, lzo1xDecompress, lzo1xScan } from '../../../binary/lzo1x.ts';
 
 export type Method = 'lzss-ofp' | 'lzss-arma' | 'lzo';
 
@@ -28,6 +28,16 @@ export function inflate(method: Method, src: Uint8Array, offset: number, expecte
   const r = lzo1xDecompress(src, offset, expectedSize, out, path);
   observer?.(src.subarray(offset, offset + r.consumed), expectedSize);
   return r;
+}
+
+/**
+ * Checks one stream at `offset` as {@link inflate} would expand it (the same errors at the same
+ * offsets) without writing its output, and returns the bytes it takes; undefined, checking
+ * nothing, for a method that needs its output to be checked (LZSS ends with a sum of it). Arrays
+ * a decode defers (DecodeOptions.defer) are checked this way, then expanded by inflate when read.
+ */
+export function scan(method: Method, src: Uint8Array, offset: number, expectedSize: number): number | undefined {
+  return method === 'lzo' ? lzo1xScan(src, offset, expectedSize) : undefined;
 }
 
 /** See {@link observeLzoStreams}. */

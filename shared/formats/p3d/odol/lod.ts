@@ -15,6 +15,7 @@ import {
 } from './packed.ts';
 import { readFloatKept, readFloatsKept, writeFloatKept, writeFloatsKept } from '../../../schema/schema.ts';
 import { lodBounds, materialExtraCount, materialHead, materialShaders, proxyStruct, sectionHead, stageTransformStruct } from './schema.ts';
+import { madeOnce } from '../../../binary/once.ts';
 
 type Rec = Record<string, unknown> & { $span?: Span };
 
@@ -378,18 +379,15 @@ function deferFaces(r: BinaryReader, n: number, wide: number, faceDataSize: numb
   chargeAllocation(corners * 4 + n, 'faces', start, r.path);
   const stop = (r.pos = at + n + corners * wide);
   const view = r.view;
-  let made: { sizes: Uint8Array; indices: Uint32Array } | undefined;
-  const make = (): { sizes: Uint8Array; indices: Uint32Array } => {
-    if (!made) {
-      const region = new ArrayBuffer(corners * 4 + n);
-      const indices = new Uint32Array(region, 0, corners);
-      const sizes = new Uint8Array(region, corners * 4, n);
-      const end = wide === 2 ? readFaces16(view, at, n, sizes, indices) : readFaces32(view, at, n, sizes, indices);
-      if (end !== stop) throw new Error(`ODOL face table read to ${end}, checked to ${stop}`);
-      made = { sizes, indices };
-    }
-    return made;
-  };
+  // Both arrays in one buffer, read in one pass on the first read of either.
+  const make = madeOnce(() => {
+    const region = new ArrayBuffer(corners * 4 + n);
+    const indices = new Uint32Array(region, 0, corners);
+    const sizes = new Uint8Array(region, corners * 4, n);
+    const end = wide === 2 ? readFaces16(view, at, n, sizes, indices) : readFaces32(view, at, n, sizes, indices);
+    if (end !== stop) throw new Error(`ODOL face table read to ${end}, checked to ${stop}`);
+    return { sizes, indices };
+  });
   const out: LodFaces = { unused, sizes: EMPTY_SIZES, indices: EMPTY_INDICES, $span: [start, r.pos], $raw: r.viewAt(start, r.pos) };
   deferField(out, 'sizes', () => make().sizes, n);
   deferField(out, 'indices', () => make().indices, corners);

@@ -10,14 +10,14 @@
  * every `$raw` was dropped. Only arrays whose data changed are compressed again.
  */
 import { BudgetError, chargeAllocation } from '../../../binary/budget.ts';
-import { lzo1xDecompress, lzo1xMatches, lzo1xMaxOutput, lzo1xScan } from '../../../binary/lzo1x.ts';
+import { lzo1xMatches, lzo1xMaxOutput } from '../../../binary/lzo1x.ts';
 import { lzssMaxOutput } from '../../../binary/lzss.ts';
 import type { BinaryReader, Span } from '../../../binary/reader.ts';
 import type { BinaryWriter } from '../../../binary/writer.ts';
 import { DecodeError, EncodeError } from '../../../errors.ts';
 import { deferField } from '../../../model/deferred.ts';
 import { reusable } from '../../../model/lossless.ts';
-import { deflate, inflate, type Method } from './compression.ts';
+import { deflate, inflate, scan, type Method } from './compression.ts';
 
 export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array;
 
@@ -81,8 +81,9 @@ export interface PackContext {
   /** Decoding: where the arrays' memory comes from (one per file; without it, one buffer per array). */
   slab?: Slab;
   /**
-   * Decoding (DecodeOptions.defer): an LZO array of at least {@link DEFER_BYTES} is checked where
-   * it lies ({@link lzo1xScan}) and charged, but expanded only when its `data` is first read.
+   * Decoding (DecodeOptions.defer): a compressed array of at least {@link DEFER_BYTES} whose
+   * method can be checked without its output (LZO: compression.ts `scan`) is checked where it
+   * lies and charged, but expanded only when its `data` is first read.
    */
   defer?: boolean;
 }
@@ -258,36 +259,30 @@ export function readBlock(
     r.fail(`compressed array of ${size} bytes cannot come from the ${r.remaining} bytes left (${ctx.method === 'lzo' ? 'LZO' : 'LZSS'} expands at most ${ctx.method === 'lzo' ? '255' : '8.5'}x)`);
   }
   const start = r.pos;
-  if (ctx.defer && ctx.method === 'lzo' && size >= DEFER_BYTES) {
-    // Checked and charged now, expanded on the first read of the array (readPacked).
-    let consumed: number;
-    try {
-      consumed = lzo1xScan(r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end), start, size);
-    } catch (e) {
-      if (e instanceof DecodeError) throw new DecodeError(e.detail, e.offset, r.path);
-      throw e;
-    }
-    chargeAllocation(size, 'compressed array', start, r.path);
-    r.pos = start + consumed;
-    const out: { bytes: Uint8Array; flag?: number; packed: Uint8Array; deferred: true } = { bytes: EMPTY_BYTES, deferred: true, packed: r.viewAt(start, start + consumed) };
-    if (flag !== undefined) out.flag = flag;
-    return out;
-  }
-  let res: { data: Uint8Array; consumed: number };
+  let res: { data: Uint8Array; consumed: number } | undefined;
+  let checked: number | undefined;
   try {
     const src = r.end === r.bytes.length ? r.bytes : r.bytes.subarray(0, r.end);
+    // Deferred (PackContext.defer): checked where it lies and charged now, expanded on the first
+    // read of the array (readPacked); a method that cannot be checked without its output is not.
+    checked = ctx.defer && size >= DEFER_BYTES ? scan(ctx.method, src, start, size) : undefined;
+    if (checked !== undefined) chargeAllocation(size, 'compressed array', start, r.path);
     // The node path is text built from the reader's stack: only a stream decoder that charges its
     // own output (no slab) needs it; errors get it in the catch below.
-    const into = ctx.slab?.take(size, 'compressed array', r);
-    res = inflate(ctx.method, src, start, size, into, into ? '' : r.path);
+    else {
+      const into = ctx.slab?.take(size, 'compressed array', r);
+      res = inflate(ctx.method, src, start, size, into, into ? '' : r.path);
+    }
   } catch (e) {
     // The stream decoders do not know the node path: add it (a BudgetError already has it).
     if (e instanceof DecodeError && !(e instanceof BudgetError)) throw new DecodeError(e.detail, e.offset, r.path);
     throw e;
   }
-  const { data, consumed } = res;
+  const consumed = res ? res.consumed : checked!;
   r.pos = start + consumed;
-  const out: { bytes: Uint8Array; flag?: number; packed: Uint8Array; owned: true } = { bytes: data, owned: true, packed: r.viewAt(start, start + consumed) };
+  const out: { bytes: Uint8Array; flag?: number; packed: Uint8Array; owned?: true; deferred?: true } = res
+    ? { bytes: res.data, owned: true, packed: r.viewAt(start, r.pos) }
+    : { bytes: EMPTY_BYTES, deferred: true, packed: r.viewAt(start, r.pos) };
   if (flag !== undefined) out.flag = flag;
   return out;
 }
@@ -302,12 +297,12 @@ function checkCount(r: BinaryReader, ctx: PackContext, n: number, elementSize: n
 const EMPTY_BYTES = new Uint8Array(0);
 
 /**
- * `out.data` made on its first read: the LZO stream `packed` (checked by readBlock) expanded into
- * a buffer of its own (shared/model/deferred.ts). Until then `lengthOf(out, 'data')` is `values`.
+ * `out.data` made on its first read: the stream `packed` (checked by readBlock) expanded into a
+ * buffer of its own (shared/model/deferred.ts). Until then `lengthOf(out, 'data')` is `values`.
  */
-function deferData<T extends TypedArray>(out: PackedArray<T>, packed: Uint8Array, size: number, t: ElementType<T>): void {
+function deferData<T extends TypedArray>(out: PackedArray<T>, ctx: PackContext, packed: Uint8Array, size: number, t: ElementType<T>): void {
   deferField(out, 'data', () => {
-    const { data } = lzo1xDecompress(packed, 0, size);
+    const { data } = inflate(ctx.method, packed, 0, size);
     return t.make(data.buffer as ArrayBuffer, data.byteOffset, size / t.bytesPerValue);
   }, size / t.bytesPerValue);
 }
@@ -352,7 +347,7 @@ export function readPacked<T extends TypedArray>(r: BinaryReader, ctx: PackConte
     if (b.packed) out.packed = b.packed;
     out.$span = [start, r.pos];
     out.$raw = r.viewAt(start, r.pos);
-    if (b.deferred) deferData(out, b.packed!, size, t);
+    if (b.deferred) deferData(out, ctx, b.packed!, size, t);
     return out;
   } finally {
     r.leave();
@@ -378,7 +373,7 @@ export function readCondensed<T extends TypedArray>(r: BinaryReader, ctx: PackCo
       out = { data: b.deferred ? t.empty : toTyped(r, ctx, b.bytes, t, b.owned), fill };
       if (b.flag !== undefined) out.flag = b.flag;
       if (b.packed) out.packed = b.packed;
-      if (b.deferred) deferData(out, b.packed!, n * elementSize, t);
+      if (b.deferred) deferData(out, ctx, b.packed!, n * elementSize, t);
     }
     out.$span = [start, r.pos];
     out.$raw = r.viewAt(start, r.pos);

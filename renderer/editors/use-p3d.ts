@@ -13,7 +13,7 @@ export function useP3dLods() {
   const view = useView();
   const lods = ref<P3dLodEntry[]>([]);
   const answers = latestAnswer();
-  watch(() => [docs.active?.id, docs.active?.revision], async () => {
+  watch([() => docs.active?.id, () => docs.active?.revision], async () => {
     const r = await answers.take(docs.query<P3dLodEntry[]>({ kind: 'p3d-lods' }));
     if (r !== answers.stale) lods.value = r ?? [];
   }, { immediate: true });
@@ -39,7 +39,7 @@ export function useP3dView<T>(lod: Ref<number>, make: (lod: number) => EditorQue
   const docs = useDocs();
   const out = ref<T | null>(null) as Ref<T | null>;
   const answers = latestAnswer();
-  watch(() => [docs.active?.id, docs.active?.revision, lod.value], async () => {
+  watch([() => docs.active?.id, () => docs.active?.revision, () => lod.value], async () => {
     const r = await answers.take(docs.query<T>(make(lod.value)));
     if (r !== answers.stale) out.value = r;
   }, { immediate: true });

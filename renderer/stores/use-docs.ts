@@ -93,9 +93,13 @@ export const useDocs = defineStore('docs', () => {
       if (early) s = withProblems(s, early);
     }
     const i = docs.value.findIndex((d) => d.id === s.id);
+    let moved = true;
     if (i >= 0) {
       const had = docs.value[i]!;
       if (had.revision > s.revision) return;
+      // The same revision again (an edit's answer and its doc:changed event, a save, new texture
+      // problems): the content is the same, so the inspection stands.
+      moved = had.revision !== s.revision;
       // Problems that arrived for this revision stay.
       if (s.problemsPending && had.revision === s.revision && !had.problemsPending) s = withProblems(s, had.problems);
       docs.value.splice(i, 1, s);
@@ -103,7 +107,7 @@ export const useDocs = defineStore('docs', () => {
       docs.value.push(s);
       ui.set(s.id, { selected: null, filter: '', expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
     }
-    if (s.id === activeId.value) void refreshInspection();
+    if (s.id === activeId.value && moved) void refreshInspection();
   }
 
   /**

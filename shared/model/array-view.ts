@@ -7,7 +7,7 @@
  * undo, dirty tracking and the lossless encoders treat it like any other edit.
  */
 import { batchRefusal, type EditCommand } from './commands.ts';
-import { getAt, type NodePath } from './path.ts';
+import { getAt, pathKey, type NodePath } from './path.ts';
 
 type Numeric = Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
 
@@ -44,6 +44,18 @@ export interface ArrayPage {
   /** Set when the node is a list of arrays (UV sets): how many; the page shows `set`. */
   sets?: number;
   set?: number;
+}
+
+/**
+ * Whether page `b` shows the same cells with the same values as page `a`: a re-read that brought
+ * nothing new (the same change announced twice, by an edit's answer and by its event). The table
+ * keeps what is being typed over such a read; only a real change of the values drops it.
+ */
+export function samePage(a: ArrayPage | null | undefined, b: ArrayPage): boolean {
+  if (!a || a.start !== b.start || a.set !== b.set || a.length !== b.length || a.stride !== b.stride || a.values.length !== b.values.length) return false;
+  if (pathKey(a.dataPath) !== pathKey(b.dataPath)) return false;
+  for (let i = 0; i < a.values.length; i++) if (!Object.is(a.values[i], b.values[i])) return false;
+  return true;
 }
 
 /** The largest page a request may ask for. */

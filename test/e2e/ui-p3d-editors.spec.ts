@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, expect, test } from './fixtures/index.ts';
+import { holdEditReplies, holdEvents } from './fixtures/slow-host.ts';
 import { frameDiff, markedPixels, openModel, sceneSettled, viewportPixels } from './fixtures/viewport.ts';
 import { buildSampleMlod, withProxy } from '../../scripts/fixtures/mlod.ts';
 import { buildOdolDocument } from '../../scripts/fixtures/odol.ts';
@@ -265,6 +266,56 @@ test('arrays as tables: named columns, pages, jump to row, editable cells with o
   await faces.getByRole('textbox', { name: 'i0 of row 0' }).focus();
   await expect(page.locator('[data-testid=highlight-label]')).toHaveText('face 0');
   await expect.poll(() => markedPixels(page)).toBeGreaterThan(0);
+});
+
+test('a table cell typed while the previous cell\'s edit returns keeps its text when the same change is announced again', async ({ page, lodsmith }) => {
+  // The CI race, made to happen every time: an edit's answer and its doc:changed event carry the
+  // same snapshot. When the event came after the table had re-read the answer's values, the table
+  // read them again and dropped the text being typed in the next cell.
+  const events = await holdEvents(page);
+  const odol = await putOdol(lodsmith.root);
+  await openModel(page, lodsmith.page({ open: odol.rel }));
+  await page.locator('[data-testid=tree-filter]').fill('vertices');
+  await page.locator(`[data-testid=tree-row][data-path='${JSON.stringify(['lods', 0, 'vertices'])}']`).click();
+  const jump = page.getByRole('textbox', { name: 'Jump to row' }).first();
+  await jump.fill('200');
+  await jump.press('Enter');
+  const y = page.getByRole('textbox', { name: 'y of row 200' });
+  const z = page.getByRole('textbox', { name: 'z of row 201' });
+  const slow = await holdEditReplies(page);
+  events.hold();
+  await y.fill('0.5');
+  await y.press('Enter');
+  await expect.poll(() => slow.seen).toBe(1);
+  await z.fill('1.25');
+  await expect(z).toHaveAttribute('data-draft', 'true');
+  // The answer comes and the table re-reads the stored values...
+  slow.release();
+  await expect(page.locator('[data-testid=doc-tab][aria-selected=true]')).toHaveAttribute('data-dirty', 'true');
+  await expect.poll(() => slow.pending).toBe(0);
+  await expect.poll(() => events.held).toBeGreaterThan(0);
+  // ...then the event with the same snapshot: nothing is read again for it (the preview's scene,
+  // the inspector, the editors' questions), and the typed text stays.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const m = /\/api\/doc(?::|%3A)(scene|inspect|query)$/i.exec(r.url());
+    if (m) reads.push(m[1]!);
+  });
+  events.release();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect.poll(() => slow.pending).toBe(0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await z.inputValue()).toBe('1.25');
+  await expect(z).toHaveAttribute('data-draft', 'true');
+  expect(reads).toEqual([]);
+  slow.stop();
+  await z.press('Enter');
+  await expect(z).toHaveValue('1.25');
+  await expect(z).not.toHaveAttribute('data-draft', 'true');
+  await saveWithKeyboard(page);
+  const doc = odolCodec.decode(new Uint8Array(await readFile(odol.abs))) as OdolV4xDocument;
+  expect(doc.lods[0]!.vertices.data[200 * 3 + 1]).toBe(0.5);
+  expect(doc.lods[0]!.vertices.data[201 * 3 + 2]).toBe(1.25);
 });
 
 test('arrays as tables in a LODka model: mesh positions and face indices, a cell edit undone, the row marked', async ({ page, lodsmith }) => {

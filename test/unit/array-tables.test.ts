@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { detectFormat, type FormatCodec } from '../../shared/formats/index.ts';
-import { arrayPage, checkElementEdit, guessLayout, typedArrayAt } from '../../shared/model/array-view.ts';
+import { arrayPage, checkElementEdit, guessLayout, samePage, typedArrayAt } from '../../shared/model/array-view.ts';
 import type { OutlineNode } from '../../shared/model/outline.ts';
 import { encodeLod } from '../../shared/formats/lodka/encode.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
@@ -75,6 +75,27 @@ describe('column names', () => {
     expect(arrayPage(doc, ['a', 'positions'], 0, 1, () => ({ stride: 5, columns: ['a', 'b', 'c', 'd', 'e'] }))).toMatchObject({ rows: 3, values: [0, 1, 2, 3, 4] });
     expect(arrayPage(doc, ['a', 'positions'], 2, 1, () => ({ stride: 5, columns: ['a', 'b', 'c', 'd', 'e'] }))!.values).toEqual([10, 11]);
     expect(arrayPage(doc, ['a'], 0, 1)).toBeUndefined();
+  });
+
+  it('tells a re-read that brought nothing new from a change of what the page shows', () => {
+    const doc = { a: { positions: Float32Array.from({ length: 12 }, (_, i) => i) }, b: { positions: Float32Array.from({ length: 12 }, (_, i) => i) } };
+    const p = arrayPage(doc, ['a', 'positions'], 1, 2)!;
+    expect(samePage(p, arrayPage(doc, ['a', 'positions'], 1, 2)!)).toBe(true);
+    expect(samePage(null, p)).toBe(false);
+    // Another page, another array, another page size.
+    expect(samePage(p, arrayPage(doc, ['a', 'positions'], 2, 2)!)).toBe(false);
+    expect(samePage(p, arrayPage(doc, ['b', 'positions'], 1, 2)!)).toBe(false);
+    expect(samePage(p, arrayPage(doc, ['a', 'positions'], 1, 1)!)).toBe(false);
+    // A value changed, on this page or only in its sign (-0 is a value of its own).
+    doc.a.positions[4] = 40;
+    expect(samePage(p, arrayPage(doc, ['a', 'positions'], 1, 2)!)).toBe(false);
+    const q = arrayPage(doc, ['a', 'positions'], 0, 1)!;
+    doc.a.positions[0] = -0;
+    expect(samePage(q, arrayPage(doc, ['a', 'positions'], 0, 1)!)).toBe(false);
+    // A change on another page is not news to this one.
+    const r = arrayPage(doc, ['a', 'positions'], 1, 2)!;
+    doc.a.positions[11] = 98;
+    expect(samePage(r, arrayPage(doc, ['a', 'positions'], 1, 2)!)).toBe(true);
   });
 
   it('refuses values a typed array cannot hold as given', () => {

@@ -155,9 +155,29 @@ export function hexToRgba(hex: string, prev: readonly number[]): number[] {
   return [f(m[1]!), f(m[2]!), f(m[3]!), prev[3] ?? 1];
 }
 
+/** The stand-in the host sends for a typed array (shared/model/inspect-fields.ts jsonSafe). */
+interface ArraySummary {
+  type: string;
+  length: number;
+  head: number[];
+}
+function isArraySummary(v: unknown): v is ArraySummary {
+  const a = v as Partial<ArraySummary> | null;
+  return !!a && typeof a === 'object' && typeof a.type === 'string' && /Array$/.test(a.type) && typeof a.length === 'number' && Array.isArray(a.head);
+}
+/** `12 B: 01 0a ff …` for bytes, `300 × Float32: 1, 2.5, … ` for other arrays, `none` when empty. */
+function summarizeArray(a: ArraySummary): string {
+  const bytes = a.type === 'Uint8Array' || a.type === 'Int8Array' || a.type === 'Uint8ClampedArray';
+  if (a.length === 0) return bytes ? 'none (0 B)' : `none (0 × ${a.type.replace(/Array$/, '')})`;
+  const more = a.length > a.head.length ? ' …' : '';
+  if (bytes) return `${a.length.toLocaleString('en-US')} B: ${a.head.map((b) => (b & 0xff).toString(16).padStart(2, '0')).join(' ')}${more}`;
+  return `${a.length.toLocaleString('en-US')} × ${a.type.replace(/Array$/, '')}: ${a.head.join(', ')}${more}`;
+}
+
 /** Short summary of a value the inspector cannot edit (typed-array summaries, structs...). */
 export function summarize(v: unknown): string {
   if (v === null || v === undefined) return '—';
+  if (isArraySummary(v)) return summarizeArray(v);
   if (typeof v === 'string') return v.length > 120 ? `${v.slice(0, 120)}…` : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return v.length <= 8 ? `[${v.map((x) => summarize(x)).join(', ')}]` : `${v.length} items`;

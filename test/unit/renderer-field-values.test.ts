@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkNumber, editorFor, enumOptions, flagBits, formatNumber, hexToRgba, parseNumber, parseScalar, rgbaToHex, toggleFlag,
+  checkNumber, editorFor, enumOptions, flagBits, formatNumber, hexToRgba, parseNumber, parseScalar, rgbaToHex, summarize, toggleFlag,
   withComponent,
 } from '../../renderer/lib/field-values.ts';
 import { hexRows } from '../../renderer/lib/hex.ts';
 
 describe('inspector values', () => {
+  it('summarizes a typed array the host sent as a summary in words, never as raw JSON', () => {
+    const sum = (a: ArrayLike<number> & { constructor: { name: string } }) => ({ type: a.constructor.name, length: a.length, head: Array.from(a).slice(0, 8) });
+    expect(summarize(sum(new Uint8Array(0)))).toBe('none (0 B)');
+    expect(summarize(sum(new Float32Array(0)))).toBe('none (0 × Float32)');
+    expect(summarize(sum(Uint8Array.of(1, 10, 255)))).toBe('3 B: 01 0a ff');
+    expect(summarize(sum(new Uint8Array(4096).fill(7)))).toBe('4,096 B: 07 07 07 07 07 07 07 07 …');
+    expect(summarize(sum(Float32Array.of(1, 2.5)))).toBe('2 × Float32: 1, 2.5');
+    expect(summarize(sum(new Uint16Array(9)))).toBe('9 × Uint16: 0, 0, 0, 0, 0, 0, 0, 0 …');
+    // A record that merely has a field named type is not taken for an array.
+    expect(summarize({ type: 'wheel', length: 2, head: [] })).not.toMatch(/B:|×/);
+  });
+
   it('parses decimal, hex and exponent numbers and rejects junk', () => {
     expect(parseNumber('42')).toBe(42);
     expect(parseNumber(' -0x10 ')).toBe(-16);

@@ -10,11 +10,16 @@
  * through an import map; no network): a WebGLRenderer made like the viewport's (antialias,
  * preserved drawing buffer, same clear colour and pixel ratio), the viewport's camera and studio
  * lights, and one empty frame drawn before the clock starts, as the app has drawn its empty
- * viewport before the user clicks Open. The clock runs from the fetch of the GLB to the end of
- * the first animation frame that rendered the loaded scene (GLTFLoader resolves once every
- * texture is decoded, so that frame has them all); on LodSmith's side from the click on Open to
- * the first animation frame that drew the new scene, or, when the GLB holds textures, to the
- * frame that drew the last texture to arrive (preview-hook.ts, `openOnce`). Both sides get a fresh
+ * viewport before the user clicks Open. The clock runs from the fetch of the GLB to the first
+ * animation frame that rendered the loaded scene (GLTFLoader resolves once every texture is
+ * decoded, so that frame has them all); on LodSmith's side from the click on Open to the first
+ * animation frame that drew the new scene, or, when the GLB holds textures, to the frame that drew
+ * the last texture to arrive (preview-hook.ts, `openOnce`). On both sides the clock stops when the
+ * GPU has drawn that frame: a 1-pixel read of the canvas right after the frame's WebGL calls
+ * waits for them. Stopping at the end of the calls left out the raster and, in SwiftShader, the
+ * shader program's link at its first draw: 100-220 ms of the reference's frame (measured
+ * 2026-11-29), and a different share on each side, since LodSmith compiles its programs while
+ * the window waits. The row's note gives both medians at the end of the calls too. Both sides get a fresh
  * page (and LodSmith a fresh host) each time; they take turns, the order swapped every round, and
  * the row gives the median of the per-round ratios, both medians and every round.
  */
@@ -87,10 +92,15 @@ window.__referenceLoad = async (url) => {
   camera.far = dist * 100 + r * 10;
   camera.updateProjectionMatrix();
   await frame();
+  const submitted = performance.now() - t0;
+  // The frame counts once the GPU has drawn it: WebGL calls only queue the work (SwiftShader
+  // rasters it, and links the program at its first draw, in the GPU process).
+  const gl = renderer.getContext();
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
   const ms = performance.now() - t0;
   let meshes = 0, textures = 0;
   gltf.scene.traverse((o) => { if (o.isMesh) { meshes++; if (o.material && o.material.map) textures++; } });
-  return { ms, meshes, textures };
+  return { ms, submitted, meshes, textures };
 };
 await frame();
 window.__referenceReady = true;
@@ -141,14 +151,14 @@ export function glbImageCount(glb: Uint8Array): number {
   return json.images?.length ?? 0;
 }
 
-/** One load in the reference page: ms from the fetch to the first frame drawn with the model. */
-async function referenceOnce(browser: any, origin: string, index: number, canvas: { width: number; height: number }): Promise<{ seconds: number; meshes: number; textures: number }> {
+/** One load in the reference page: from the fetch to the first frame drawn with the model (and to the end of its WebGL calls). */
+async function referenceOnce(browser: any, origin: string, index: number, canvas: { width: number; height: number }): Promise<{ seconds: number; submittedSeconds: number; meshes: number; textures: number }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
     await page.goto(`${origin}/?w=${canvas.width}&h=${canvas.height}`);
     await page.waitForFunction(() => (window as unknown as { __referenceReady?: boolean }).__referenceReady === true, undefined, { timeout: 60_000 });
-    const r = (await page.evaluate((u: string) => (window as unknown as { __referenceLoad(u: string): Promise<{ ms: number; meshes: number; textures: number }> }).__referenceLoad(u), `/model/${index}.glb`)) as { ms: number; meshes: number; textures: number };
-    return { seconds: r.ms / 1000, meshes: r.meshes, textures: r.textures };
+    const r = (await page.evaluate((u: string) => (window as unknown as { __referenceLoad(u: string): Promise<{ ms: number; submitted: number; meshes: number; textures: number }> }).__referenceLoad(u), `/model/${index}.glb`)) as { ms: number; submitted: number; meshes: number; textures: number };
+    return { seconds: r.ms / 1000, submittedSeconds: r.submitted / 1000, meshes: r.meshes, textures: r.textures };
   } finally {
     await page.close();
   }
@@ -218,13 +228,13 @@ export async function benchPreviewVsGltf(quick: boolean, log: (s: string) => voi
       for (const [index, f] of ready.entries()) {
         log(`preview vs GLTFLoader: ${f.label}`);
         const ours: OpenSample[] = [];
-        const ref: { seconds: number; meshes: number; textures: number }[] = [];
+        const ref: { seconds: number; submittedSeconds: number; meshes: number; textures: number }[] = [];
         try {
           const lodsmith = async (): Promise<OpenSample> => {
             const configDir = mkdtempSync(join(dir, 'config-'));
             const h = await startHost({ roots: [dirname(f.file)], configDir, rendererDir, port: 0, samplePath: null, version: 'bench', log: () => undefined });
             try {
-              return await openOnce(browser, h.url, f.file, { textures: f.images > 0 });
+              return await openOnce(browser, h.url, f.file, { textures: f.images > 0, drawn: true });
             } finally {
               await h.close();
               rmSync(configDir, { recursive: true, force: true });
@@ -252,6 +262,8 @@ export async function benchPreviewVsGltf(quick: boolean, log: (s: string) => voi
           rows.push({
             ...base, subject: f.subject, input: f.label, bytes: f.bytes, value: ratio, verdict: ratio <= GLTF_RATIO_TARGET ? 'PASS' : 'MISS',
             note: `LodSmith ${ms(median(ours.map((o) => o.seconds)))} ms, GLTFLoader ${ms(median(ref.map((o) => o.seconds)))} ms (medians of ${rounds} alternating rounds after 1 warm-up; rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}x; LodSmith ${ours.map((o) => ms(o.seconds)).join(', ')} ms, GLTFLoader ${ref.map((o) => ms(o.seconds)).join(', ')} ms)`
+              + '; each clock stops when the GPU has drawn the frame (a 1-pixel read after it, on both sides)'
+              + (f.images === 0 ? `; at the end of the frame's WebGL calls instead: LodSmith ${ms(median(ours.map((o) => o.submittedSeconds)))} ms, GLTFLoader ${ms(median(ref.map((o) => o.submittedSeconds)))} ms` : '')
               + `; GLB ${(statSync(f.glb).size / 1e6).toFixed(2)} MB, ${f.images} image(s), ${ref[0]!.meshes} mesh(es), ${ref[0]!.textures} textured; canvas ${canvas.width}x${canvas.height}; WebGL in SwiftShader`
               + (f.images > 0 ? `; LodSmith's first frame of the scene (untextured) ${ms(median(ours.map((o) => o.sceneSeconds)))} ms` : '')
               + (mid.stages ? `; stages of LodSmith's median round, ms: ${describeStages(mid.stages)}` : ''),

@@ -56,18 +56,34 @@ export function chromiumPath(): string | undefined {
  */
 const PAGE_PROBE = `(() => {
   const w = window;
-  w.__lodsmithPreview = { t0: -1, scene0: null, sceneSet: false, rendersAtScene: 0, latency: -1 };
-  // Every frame drawn with a texture that had just arrived (the renderer's lodsmith:texture:drawn mark).
-  w.__lodsmithTextured = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.name === 'lodsmith:texture:drawn') w.__lodsmithTextured.push(e.startTime);
-  }).observe({ entryTypes: ['mark'] });
+  w.__lodsmithPreview = { t0: -1, scene0: null, sceneSet: false, rendersAtScene: 0, latency: -1, submitted: -1 };
   const canvas = () => document.querySelector('[data-testid="viewport-canvas"]');
+  // With __lodsmithSyncFrames (openOnce's drawn option): a frame counts once the GPU has drawn it.
+  // WebGL calls only queue work (in SwiftShader the GPU process rasters it, and links a program at
+  // its first draw); a 1-pixel read waits for all of it.
+  const gpuDone = () => {
+    if (!w.__lodsmithSyncFrames) return;
+    const c = canvas();
+    const gl = c && (c.getContext('webgl2') || c.getContext('webgl'));
+    if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  };
+  // Every frame drawn with a texture that had just arrived: the renderer marks
+  // lodsmith:texture:drawn right after drawing it, so the hook runs in that frame.
+  w.__lodsmithTextured = [];
+  const mark = performance.mark.bind(performance);
+  performance.mark = (name, options) => {
+    const r = mark(name, options);
+    if (name === 'lodsmith:texture:drawn' && w.__lodsmithPreview.t0 >= 0) {
+      gpuDone();
+      w.__lodsmithTextured.push(performance.now());
+    }
+    return r;
+  };
   document.addEventListener('click', (e) => {
     const t = e.target instanceof Element ? e.target.closest('[data-testid="file-dialog-ok"]') : null;
     if (!t) return;
     const c = canvas();
-    w.__lodsmithPreview = { t0: performance.now(), scene0: c ? c.getAttribute('data-scene') : '', sceneSet: false, rendersAtScene: 0, latency: -1 };
+    w.__lodsmithPreview = { t0: performance.now(), scene0: c ? c.getAttribute('data-scene') : '', sceneSet: false, rendersAtScene: 0, latency: -1, submitted: -1 };
   }, true);
   new MutationObserver(() => {
     const p = w.__lodsmithPreview;
@@ -80,7 +96,11 @@ const PAGE_PROBE = `(() => {
         p.sceneSet = true;
         p.rendersAtScene = renders;
       }
-    } else if (renders > p.rendersAtScene) p.latency = performance.now() - p.t0;
+    } else if (renders > p.rendersAtScene) {
+      p.submitted = performance.now() - p.t0;
+      gpuDone();
+      p.latency = performance.now() - p.t0;
+    }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-scene', 'data-renders'] });
 })();`;
 
@@ -123,12 +143,14 @@ const READ_STAGES = `(() => {
     const e = performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/' + encodeURIComponent(ch)) && r.startTime >= p.t0).pop();
     return e ? { start: e.startTime - p.t0, first: e.responseStart - p.t0, end: e.responseEnd - p.t0 } : null;
   };
-  return { latency: p.latency, open: res('doc:open'), scene: res('doc:scene'), request: mark('scene:request'), received: mark('invoke:doc:scene:received'),
+  return { latency: p.latency, submitted: p.submitted, open: res('doc:open'), scene: res('doc:scene'), request: mark('scene:request'), received: mark('invoke:doc:scene:received'),
     decoded: mark('invoke:doc:scene:decoded'), openDecoded: mark('invoke:doc:open:decoded'), objects: mark('scene:objects'), built: mark('scene:built') };
 })()`;
 
 interface PageTimes {
   latency: number;
+  /** Click -> the end of the frame's WebGL calls (before the GPU drew it); = latency unless synced. */
+  submitted: number;
   open: { start: number; first: number; end: number } | null;
   scene: { start: number; first: number; end: number } | null;
   request: number | null;
@@ -237,6 +259,8 @@ export interface OpenSample {
   seconds: number;
   /** Click -> first frame with the new scene, textures or not. */
   sceneSeconds: number;
+  /** Click -> the end of that frame's WebGL calls, before the GPU drew it (= sceneSeconds unless `drawn`). */
+  submittedSeconds: number;
   stages?: PreviewStages;
   /** The viewport canvas's drawing buffer (pixels). */
   canvas: { width: number; height: number };
@@ -247,10 +271,14 @@ export interface OpenSample {
  * the model's textures count too: after the first frame of the scene the page is watched until no
  * textured frame has come for 1.5 s, and the open ends with the last frame that drew a newly
  * arrived texture (the first frame with every texture), when that is later than the scene's.
+ * With `drawn` a frame ends when the GPU has drawn it (a 1-pixel read of the canvas right after
+ * its WebGL calls), not when those calls were queued: the clock the GLTFLoader rows stop on both
+ * sides.
  */
-export async function openOnce(browser: any, url: string, file: string, opts: { textures?: boolean; profile?: ((profile: unknown) => void) | undefined } = {}): Promise<OpenSample> {
+export async function openOnce(browser: any, url: string, file: string, opts: { textures?: boolean; drawn?: boolean; profile?: ((profile: unknown) => void) | undefined } = {}): Promise<OpenSample> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   try {
+    if (opts.drawn) await page.addInitScript('window.__lodsmithSyncFrames = true;');
     await page.addInitScript(PAGE_PROBE);
     await page.goto(url);
     // The user opens a file in a window that has started: the viewport has compiled its shader
@@ -295,7 +323,7 @@ export async function openOnce(browser: any, url: string, file: string, opts: { 
       return { width: c?.width ?? 0, height: c?.height ?? 0 };
     })) as { width: number; height: number };
     const stages = stagesOf(times, host);
-    return { seconds, sceneSeconds: times.latency / 1000, ...(stages ? { stages } : {}), canvas };
+    return { seconds, sceneSeconds: times.latency / 1000, submittedSeconds: times.submitted / 1000, ...(stages ? { stages } : {}), canvas };
   } finally {
     await page.close();
   }

@@ -47,6 +47,10 @@ test('texture folders: added from the keyboard, found for the open model, kept b
   const missing = page.locator('[data-testid=problem-row]').filter({ hasText: 'texture not found: P:\\tex\\wall_co.paa' });
   await expect(missing).toHaveCount(1);
   expect(await isBlue(page)).toBe(false);
+  // The Materials tab's thumbnail says so too.
+  await page.getByRole('button', { name: 'Materials', exact: true }).click();
+  const thumb = page.locator('[data-testid=texture-thumb]').first();
+  await expect(thumb).toHaveAttribute('title', /was not found next to the model/);
 
   // Keyboard only: Ctrl+, opens the settings with the focus in the folder field.
   await page.locator('body').focus();
@@ -80,8 +84,10 @@ test('texture folders: added from the keyboard, found for the open model, kept b
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
 
-  // The open model finds its texture now: no Problems entry, a blue box.
+  // The open model finds its texture now: no Problems entry, a blue box, the thumbnail drawn.
   await expect(missing).toHaveCount(0);
+  await expect(thumb).toHaveAttribute('title', /32 × 32/);
+  await expect(thumb.locator('img')).toHaveCount(1);
   await expect.poll(() => isBlue(page), { timeout: 15_000 }).toBe(true);
   await page.screenshot({ path: test.info().outputPath('found.png') });
 

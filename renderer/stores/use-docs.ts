@@ -93,21 +93,38 @@ export const useDocs = defineStore('docs', () => {
       if (early) s = withProblems(s, early);
     }
     const i = docs.value.findIndex((d) => d.id === s.id);
-    let moved = true;
     if (i >= 0) {
       const had = docs.value[i]!;
       if (had.revision > s.revision) return;
-      // The same revision again (an edit's answer and its doc:changed event, a save, new texture
-      // problems): the content is the same, so the inspection stands.
-      moved = had.revision !== s.revision;
-      // Problems that arrived for this revision stay.
-      if (s.problemsPending && had.revision === s.revision && !had.problemsPending) s = withProblems(s, had.problems);
+      if (had.revision === s.revision) {
+        sameRevision(had, s);
+        return;
+      }
       docs.value.splice(i, 1, s);
     } else {
       docs.value.push(s);
       ui.set(s.id, { selected: null, filter: '', expanded: new Set([pathKey(s.outline.path), ...s.outline.children?.map((c) => pathKey(c.path)) ?? []]) });
     }
-    if (s.id === activeId.value && moved) void refreshInspection();
+    if (s.id === activeId.value) void refreshInspection();
+  }
+
+  /**
+   * A snapshot of the revision the store already has: an edit's answer and its `doc:changed` event
+   * carry the same one, and Settings sends one with new texture problems. The document's content,
+   * its outline and what the inspector shows are what the store has; what else differs is written
+   * into the snapshot the store holds, field by field, as acceptProblems does: a new object would
+   * be a new active document to every view of it, and each would ask for its part again.
+   */
+  function sameRevision(had: DocSnapshot, s: DocSnapshot): void {
+    // Still waiting for its problems: the store's (arrived, or on their way by doc:problems) stand.
+    if (s.problemsPending) return;
+    const into = had as unknown as Record<string, unknown>;
+    const from = s as unknown as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(had), ...Object.keys(s)])) {
+      if (k === 'outline') continue;
+      if (!(k in from)) delete into[k];
+      else if (JSON.stringify(into[k]) !== JSON.stringify(from[k])) into[k] = from[k];
+    }
   }
 
   /**

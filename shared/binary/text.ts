@@ -18,7 +18,6 @@ const CP1251_HIGH =
   '\u00A0\u040E\u045E\u0408\u00A4\u0490\u00A6\u00A7\u0401\u00A9\u0404\u00AB\u00AC\u00AD\u00AE\u0407' +
   '\u00B0\u00B1\u0406\u0456\u0491\u00B5\u00B6\u00B7\u0451\u2116\u0454\u00BB\u0458\u0405\u0455\u0457';
 
-
 /**
  * The Windows-1251 tables, made on first use: building them with every start of the CLI was
  * ~20 kB of the young heap that `lodsmith info` fills (docs/performance.md, "Start-up"), and

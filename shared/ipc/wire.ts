@@ -11,6 +11,7 @@
  * It lives in shared/ because both ends use it: the host server (main/host/server.ts) and the
  * page's client (renderer/bridge/host-client.ts).
  */
+import { joinBytes } from '../binary/writer.ts';
 
 const MAGIC = [0x4c, 0x53, 0x57, 0x31]; // LSW1
 
@@ -81,15 +82,8 @@ export function encodeEnvelopeParts(value: unknown): { parts: Uint8Array[]; leng
 
 /** Encodes a value (plain data with typed arrays) as an envelope. */
 export function encodeEnvelope(value: unknown): Uint8Array {
-  const { parts, length } = encodeEnvelopeParts(value);
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  const { parts } = encodeEnvelopeParts(value);
+  return parts.length === 1 ? parts[0]! : joinBytes(parts);
 }
 
 /** How {@link decodeEnvelope} hands out typed arrays. */

@@ -191,6 +191,41 @@ describe('events from the document service', () => {
   });
 });
 
+describe('the same revision announced again', () => {
+  it("keeps the store's snapshot object, takes what differs into it and does not inspect again", async () => {
+    const api = createFakeApi({ codecs: [lodkaCodec], files, sample: 'models/sample.lod' });
+    const inspects: unknown[] = [];
+    setApi({ ...api, invoke: ((c: string, req: unknown) => (c === 'doc:inspect' && inspects.push(req), (api.invoke as (c: string, r: unknown) => unknown)(c, req))) as typeof api.invoke });
+    const docs = useDocs();
+    docs.listen(() => undefined);
+    await docs.openSample();
+    const mat = nodesOfKind(docs.active!.outline, 'material')[0]!;
+    docs.select(mat.path);
+    await docs.refreshInspection();
+    const name = (await docs.inspect(mat.path))!.fields.find((f) => f.name === 'matName')!;
+    await docs.edit({ op: 'set', path: name.path, value: 'chrome' });
+    await expect.poll(() => docs.inspection?.fields.find((f) => f.name === 'matName')?.value).toBe('chrome');
+    const held = docs.active!;
+    const outline = held.outline;
+    const asked = inspects.length;
+    // The edit's doc:changed event after its answer: the same snapshot, as a new object.
+    api.emit('doc:changed', JSON.parse(JSON.stringify(held)) as DocSnapshot);
+    // Settings: the same revision with other problems (a texture found in a new folder).
+    const problems: Problem[] = [{ severity: 'warning', message: 'texture not found: a.paa', where: '' }];
+    api.emit('doc:changed', { ...JSON.parse(JSON.stringify(held)), problems } as DocSnapshot);
+    expect(docs.active).toBe(held);
+    expect(docs.active!.outline).toBe(outline);
+    expect(docs.active!.problems).toEqual(problems);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inspects.length).toBe(asked);
+    // A later revision is a new snapshot, and the inspection is asked for again.
+    api.emit('doc:changed', { ...JSON.parse(JSON.stringify(held)), revision: held.revision + 1 } as DocSnapshot);
+    expect(docs.active).not.toBe(held);
+    await expect.poll(() => inspects.length).toBe(asked + 1);
+    docs.unlisten();
+  });
+});
+
 describe('problems that follow the open (doc:problems)', () => {
   /** The API with doc:open answering as the host's editor open does: problems pending, sent as an event before or after the answer. */
   function pendingApi(order: 'before' | 'after') {

@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { joinBytes } from '../../shared/binary/writer.ts';
 import type { FormatCodec } from '../../shared/formats/registry.ts';
 import { firstDifference, locateOffset } from '../../shared/model/compare.ts';
 import { dropRaw } from '../../shared/model/lossless.ts';
@@ -30,6 +29,3 @@ export function expectRoundTrip(codec: FormatCodec, bytes: Uint8Array, fileName 
   expect(describeDiff(codec, strictDoc, bytes, strict, 'from fields')).toBe('');
   return doc;
 }
-
-/** Pieces (FormatCodec.encodePieces, the wire's envelope parts) joined into one array, to compare with the whole. */
-export const joinPieces = joinBytes;

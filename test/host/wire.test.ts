@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as server from '../../shared/ipc/wire.ts';
-import { joinPieces } from '../helpers/roundtrip.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 // Host and page share one codec module; the pairs below still read as host -> page and back.
 const client = server;
@@ -79,7 +79,7 @@ describe('envelope parts and shared decoding', () => {
     const { parts, length } = server.encodeEnvelopeParts(value);
     const whole = server.encodeEnvelope(value);
     expect(length).toBe(whole.length);
-    expect(joinPieces(parts)).toEqual(whole);
+    expect(joinBytes(parts)).toEqual(whole);
     // The vertex array is not copied: a part is a view of its memory.
     expect(parts.some((p) => p.buffer === value.payload.positions.buffer)).toBe(true);
     // A value without arrays is one part.

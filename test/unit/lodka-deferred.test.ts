@@ -11,7 +11,7 @@ import { lodkaCodec } from '../../shared/formats/lodka/codec.ts';
 import type { FaceGroup, LodDocument, Msh1Chunk } from '../../shared/formats/lodka/schema.ts';
 import { isDeferred } from '../../shared/model/deferred.ts';
 import { buildLargeLodka } from '../../scripts/fixtures/lodka.ts';
-import { joinPieces } from '../helpers/roundtrip.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 function meshes(doc: LodDocument): Msh1Chunk[] {
   const out: Msh1Chunk[] = [];
@@ -50,7 +50,7 @@ describe('LODka deferred indices and weights', () => {
       expect(deferred()).toEqual([true, true, true, true]);
       if (share === true) {
         // Untouched, as roundtrip compares it: the raw pieces, nothing made.
-        expect(joinPieces(lodkaCodec.encodePieces!(doc))).toEqual(file);
+        expect(joinBytes(lodkaCodec.encodePieces!(doc))).toEqual(file);
         expect(deferred()).toEqual([true, true, true, true]);
       }
       // Read: the same values as the copying decode, and (in situ) moved arrays do not disturb them.

@@ -19,7 +19,7 @@ import { deferField, isDeferred } from '../../shared/model/deferred.ts';
 import { dropRaw } from '../../shared/model/lossless.ts';
 import { buildLargeMlodDocument, buildLod, buildMlod, buildSampleMlod, cube } from '../../scripts/fixtures/mlod.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
-import { joinPieces } from '../helpers/roundtrip.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 const FACE_COLUMNS = ['pointIndex', 'normalIndex', 'uv', 'flags'] as const;
 
@@ -158,7 +158,7 @@ describe('MLOD decode memory', () => {
       }
       // The pieces of an untouched document are the header, the LODs' own bytes and the trailer.
       expect(pieces.slice(1, -1).every((p) => p.buffer === bytes.buffer)).toBe(true);
-      expect(joinPieces(pieces)).toEqual(bytes);
+      expect(joinBytes(pieces)).toEqual(bytes);
     }
   });
 
@@ -192,11 +192,11 @@ describe('MLOD decode memory', () => {
       for (const share of [false, true]) {
         const doc = decode(bytes, share);
         expect(Buffer.compare(encodeMlod(doc), bytes), `${name} share=${share}`).toBe(0);
-        expect(Buffer.compare(joinPieces(encodeMlodPieces(doc)), bytes), `${name} pieces share=${share}`).toBe(0);
+        expect(Buffer.compare(joinBytes(encodeMlodPieces(doc)), bytes), `${name} pieces share=${share}`).toBe(0);
         const bare = decode(bytes, share);
         dropRaw(bare);
         expect(Buffer.compare(encodeMlod(bare, { reuseRaw: false }), bytes), `${name} from fields share=${share}`).toBe(0);
-        expect(Buffer.compare(joinPieces(encodeMlodPieces(bare, { reuseRaw: false })), bytes), `${name} pieces from fields share=${share}`).toBe(0);
+        expect(Buffer.compare(joinBytes(encodeMlodPieces(bare, { reuseRaw: false })), bytes), `${name} pieces from fields share=${share}`).toBe(0);
       }
     }
   });
@@ -228,7 +228,7 @@ describe('MLOD decode memory', () => {
       for (const k of path) x = (x as Record<string | number, unknown>)[k];
       expect(x, path.join('/')).toBe(value);
     }
-    expect(Buffer.compare(joinPieces(encodeMlodPieces(doc)), saved)).toBe(0);
+    expect(Buffer.compare(joinBytes(encodeMlodPieces(doc)), saved)).toBe(0);
     expect(Buffer.compare(bytes, before)).toBe(0);
   });
 
@@ -255,6 +255,6 @@ describe('MLOD decode memory', () => {
     const mlodCodec = formatById('p3d-mlod');
     const doc = mlodCodec.decode(bytes, { share: true }) as MlodDocument;
     expect(doc.lods.some((l) => l.normals.length > 0 && l.normals.buffer === bytes.buffer)).toBe(true);
-    expect(joinPieces(mlodCodec.encodePieces!(doc))).toEqual(mlodCodec.encode(doc));
+    expect(joinBytes(mlodCodec.encodePieces!(doc))).toEqual(mlodCodec.encode(doc));
   });
 });

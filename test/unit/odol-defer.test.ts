@@ -16,7 +16,7 @@ import { isDecodeError } from '../../shared/errors.ts';
 import { buildLargeOdol } from '../../scripts/fixtures/odol.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
 import { expectDecodeError } from '../helpers/bad-input.ts';
-import { joinPieces } from '../helpers/roundtrip.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 type Doc = OdolV4xDocument;
 const eager = (b: Uint8Array): Doc => odolCodec.decode(b) as Doc;
@@ -80,7 +80,7 @@ describe('ODOL deferred arrays (DecodeOptions.defer)', () => {
     const doc = deferred(bytes);
     const before = deferredFields(doc).length;
     const pieces = odolCodec.encodePieces!(doc);
-    expect(joinPieces(pieces)).toEqual(bytes);
+    expect(joinBytes(pieces)).toEqual(bytes);
     expect(deferredFields(doc)).toHaveLength(before);
   });
 
@@ -169,7 +169,7 @@ describe('ODOL deferred arrays (DecodeOptions.defer)', () => {
       const bytes = readBytes(f);
       const doc = deferred(bytes);
       anyDeferred += deferredFields(doc).length;
-      expect(Buffer.compare(joinPieces(odolCodec.encodePieces!(doc)), bytes), basename(f)).toBe(0);
+      expect(Buffer.compare(joinBytes(odolCodec.encodePieces!(doc)), bytes), basename(f)).toBe(0);
       expect(plain(doc), basename(f)).toEqual(plain(eager(bytes)));
     }
     expect(anyDeferred).toBeGreaterThan(0);

@@ -10,7 +10,7 @@ import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { dropRaw, markDirty } from '../../shared/model/lossless.ts';
 import { buildLargeOdol, buildOdolDocument, buildOdolV7 } from '../../scripts/fixtures/odol.ts';
 import { corpusFiles, hasCorpus, readBytes } from '../helpers/corpus.ts';
-import { joinPieces } from '../helpers/roundtrip.ts';
+import { joinBytes } from '../../shared/binary/writer.ts';
 
 type Doc = OdolV4xDocument;
 const decode = (b: Uint8Array): Doc => odolCodec.decode(b) as Doc;
@@ -30,7 +30,7 @@ describe('ODOL encodePieces', () => {
     const bytes = odolCodec.encode(buildOdolDocument({ version: 73, lods: 3, size: 12, animated: true }));
     const doc = decode(bytes);
     const ps = pieces(doc);
-    expect(joinPieces(ps)).toEqual(bytes);
+    expect(joinBytes(ps)).toEqual(bytes);
     // One header piece, then the three LODs, each the input's own memory.
     const views = ps.filter((p) => p.buffer === bytes.buffer);
     expect(views.length).toBeGreaterThanOrEqual(3);
@@ -38,7 +38,7 @@ describe('ODOL encodePieces', () => {
     // From fields (no stored bytes): still the same file.
     const bare = decode(bytes);
     dropRaw(bare);
-    expect(joinPieces(pieces(bare, false))).toEqual(bytes);
+    expect(joinBytes(pieces(bare, false))).toEqual(bytes);
   });
 
   it('an edited middle LOD: the pieces equal encode, and the LOD table points at each LOD where it now lies', () => {
@@ -48,7 +48,7 @@ describe('ODOL encodePieces', () => {
     markDirty(doc, ['lods', 1, 'textures']);
     const ps = pieces(doc);
     const whole = odolCodec.encode(doc);
-    expect(joinPieces(ps)).toEqual(whole);
+    expect(joinBytes(ps)).toEqual(whole);
     const back = decode(whole);
     expect(back.lods[1]!.textures).toContain('data\\a_texture_name_that_moves_the_next_lod.paa');
     // Each LOD's span in the new file (which the decoder took from the LOD table) is one of the pieces.
@@ -78,7 +78,7 @@ describe('ODOL encodePieces', () => {
     const bytes = buildLargeOdol({ lods: 2, size: 120 });
     const doc = decode(bytes);
     const ps = pieces(doc);
-    expect(joinPieces(ps)).toEqual(bytes);
+    expect(joinBytes(ps)).toEqual(bytes);
     const copied = ps.filter((p) => p.buffer !== bytes.buffer).reduce((s, p) => s + p.length, 0);
     // Only the header (model info, LOD table) is written anew.
     expect(copied).toBeLessThan(bytes.length / 20);
@@ -90,10 +90,10 @@ describe('ODOL encodePieces', () => {
     for (const f of files) {
       const bytes = readBytes(f);
       const doc = decode(bytes);
-      expect(Buffer.compare(joinPieces(pieces(doc)), bytes), f).toBe(0);
+      expect(Buffer.compare(joinBytes(pieces(doc)), bytes), f).toBe(0);
       const bare = decode(bytes);
       dropRaw(bare);
-      expect(Buffer.compare(joinPieces(pieces(bare, false)), bytes), f).toBe(0);
+      expect(Buffer.compare(joinBytes(pieces(bare, false)), bytes), f).toBe(0);
     }
   });
 });

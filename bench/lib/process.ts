@@ -277,7 +277,7 @@ function checkFolder(dir: string, quick: boolean, log: (s: string) => void): Row
     {
       ...base, input: `${files} files (corpus x ${CHECK_COPIES})`, metric: '-j2 / -j1 wall time', value: ratio,
       verdict: cores >= 2 && ratio <= CHECK_TARGET ? 'PASS' : 'MISS',
-      note: `medians: -j1 ${median(j1).toFixed(0)} ms, -j2 ${median(j2).toFixed(0)} ms${cpuNote}; ratio = median of ${reps} per-round ratios; -j defaults to the ${cores} cores here${cores < 2 ? ' (fewer than 2: the target cannot be met here)' : ''}${coresBound !== null && coresBound > CHECK_TARGET ? `; bound by the cores: -j2's own CPU time on ${cores} cores cannot take less than ${coresBound.toFixed(2)}x -j1's wall time (row "cores")` : ''}; the machine's bounds in the same rounds: the machine rows below`,
+      note: `medians: -j1 ${median(j1).toFixed(0)} ms, -j2 ${median(j2).toFixed(0)} ms${cpuNote}; ratio = median of ${reps} per-round ratios (${j2.map((b, r) => (b / j1[r]!).toFixed(2)).join(', ')}); -j defaults to the ${cores} cores here${cores < 2 ? ' (fewer than 2: the target cannot be met here)' : ''}${coresBound !== null && coresBound > CHECK_TARGET ? `; bound by the cores: -j2's own CPU time on ${cores} cores cannot take less than ${coresBound.toFixed(2)}x -j1's wall time (row "cores")` : ''}; the machine's bounds in the same rounds: the machine rows below`,
     },
     cpuRatio !== null
       ? {
@@ -288,7 +288,7 @@ function checkFolder(dir: string, quick: boolean, log: (s: string) => void): Row
       : { ...base, input: `${files} files (corpus x ${CHECK_COPIES})`, metric: '-j2 CPU / -j1 CPU', value: null, target: `<= ${CHECK_CPU_TARGET}x`, verdict: 'MISS', note: 'not measured: no CPU times from the process runner here' },
     {
       ...base, subject: 'machine', input: 'two CPU-bound processes / one', metric: 'wall time, side by side / alone', value: bound, target: undefined, verdict: '-',
-      note: `medians: one ${median(one).toFixed(0)} ms, two side by side ${median(two).toFixed(0)} ms; 1.0x means two free cores, 2.0x one: check -j2 / -j1 cannot go below about half of this`,
+      note: `medians: one ${median(one).toFixed(0)} ms, two side by side ${median(two).toFixed(0)} ms; per round ${two.map((b, r) => (b / one[r]!).toFixed(2)).join(', ')} (the other tenants' load moves single rounds, so the medians of the columns need not give the median ratio); 1.0x means two free cores, 2.0x one: check -j2 / -j1 cannot go below about half of this`,
     },
     {
       ...base, subject: 'machine', input: 'two check -j1 on halves / one on all', metric: 'wall time, side by side / -j1', value: splitBound, target: undefined, verdict: '-',

@@ -111,6 +111,11 @@ export interface SceneOptions {
   /** Animation files whose timing is relative (RTM phases 0..1): seconds of the whole animation. */
   duration?: number;
   /**
+   * Animation files whose transforms are in the model's own space (Arma RTM): where that space's
+   * origin lies in the scene of the model the animation plays on (Scene.modelOrigin); others ignore it.
+   */
+  origin?: readonly [number, number, number];
+  /**
    * Models that keep no skeleton of their own (MLOD: it lives in model.cfg): the bones an attached
    * animation drives, to be skinned from what the model has of those names (named selections).
    */

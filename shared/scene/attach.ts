@@ -101,11 +101,16 @@ export function modelGltfOptions(scene: Scene, extraClips: readonly AnimationCli
 /**
  * What an animation file needs to know of the model it plays on: the model's skeleton as bone and
  * parent names (formats whose poses are model-space or parent-relative matrices, Arma RTM, turn
- * them into bone motion with it; the others ignore it). Passed to the animation codec's toScene.
+ * them into bone motion with it; the others ignore it), and where the model's own space has its
+ * origin when the scene's positions are relative to another point (Scene.modelOrigin: an
+ * auto-centred ODOL). Passed to the animation codec's toScene.
  */
-export function animationSceneOptions(model: Scene): { skeleton?: { name: string; parent: string }[] } {
+export function animationSceneOptions(model: Scene): { skeleton?: { name: string; parent: string }[]; origin?: [number, number, number] } {
   const bones = model.skeleton?.bones ?? [];
-  return bones.length ? { skeleton: bones.map((b) => ({ name: b.name, parent: bones[b.parent]?.name ?? '' })) } : {};
+  return {
+    ...(bones.length ? { skeleton: bones.map((b) => ({ name: b.name, parent: bones[b.parent]?.name ?? '' })) } : {}),
+    ...(model.modelOrigin ? { origin: model.modelOrigin } : {}),
+  };
 }
 
 /**

@@ -43,6 +43,14 @@ export interface Scene {
    * skeleton (the animation stores local transforms per node name, not who is whose parent).
    */
   skeletonFrom?: string;
+  /**
+   * Where the origin of the model's own space lies in this scene's coordinates, when the file
+   * stores positions relative to another point: a binarized P3D built with auto-centring keeps
+   * every position relative to its bounding centre, while the animations made for the model (Arma
+   * RTM: model-space matrices) use the space it was built in. Absent: the scene's origin.
+   * Animation files take it through SceneOptions.origin (attach.ts, animationSceneOptions).
+   */
+  modelOrigin?: [number, number, number];
   /** Axis-aligned bounds of all geometry, if known. */
   bounds?: { min: [number, number, number]; max: [number, number, number] };
   /**

@@ -5,6 +5,7 @@
  * the scene sit where the RTM's matrices put them, and a mismatched pair lists the missing bones
  * in Problems.
  */
+import { readFileSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -14,7 +15,9 @@ import { corpusFiles, hasCorpus } from '../helpers/corpus.ts';
 import { buildPuppetRtm, buildRtmPuppet } from '../../scripts/fixtures/rtm.ts';
 import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { decodeRtm, encodeRtm } from '../../shared/formats/p3d/rtm/io.ts';
+import { formatById } from '../../shared/formats/index.ts';
 import { rtmToScene } from '../../shared/formats/p3d/rtm/pose.ts';
+import { aboutPoint } from '../../shared/formats/p3d/rtm/scene.ts';
 import type { PlainRtmDocument } from '../../shared/formats/p3d/rtm/types.ts';
 import { composeTRS, multiply } from '../../shared/scene/mat4.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
@@ -22,6 +25,7 @@ import type { Scene } from '../../shared/scene/scene.ts';
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
 
 const corpus = (folder: string, part: string) => corpusFiles(folder).find((f) => f.includes(part));
+const odolCodec = formatById('p3d-odol');
 
 /** Attaches `fileName` from the Animations panel's list of matching files beside the model. */
 async function attach(page: Page, fileName: string): Promise<void> {
@@ -46,9 +50,11 @@ async function expectMoves(page: Page, least = 0.3): Promise<void> {
 
 /**
  * The scene the page plays (through the host API): at each frame's time, each RTM bone's world
- * matrix (its track's TRS composed down the skeleton) is the RTM matrix in scene axes.
+ * matrix (its track's TRS composed down the skeleton) is the RTM matrix in scene axes, turned
+ * about the model's own origin where the model is stored relative to another point (`origin`:
+ * an auto-centred ODOL's, Scene.modelOrigin).
  */
-async function expectBonesFollow(lodsmith: LodsmithHost, fileName: string, rtm: PlainRtmDocument, bones: readonly string[]): Promise<void> {
+async function expectBonesFollow(lodsmith: LodsmithHost, fileName: string, rtm: PlainRtmDocument, bones: readonly string[], origin?: [number, number, number]): Promise<void> {
   const list = await lodsmith.invoke('doc:list', undefined as never);
   if (!list.ok) throw new Error(list.error.message);
   const doc = list.value.find((d) => !d.fileName.endsWith('.rtm'))!;
@@ -71,7 +77,8 @@ async function expectBonesFollow(lodsmith: LodsmithHost, fileName: string, rtm: 
     for (const name of bones) {
       const i = skel.findIndex((b) => b.name.toLowerCase() === name.toLowerCase());
       expect(i, name).toBeGreaterThanOrEqual(0);
-      const want = rtmToScene(rtm.frames[k]!.matrices, rtm.bones.indexOf(name) * 12);
+      const matrix = rtmToScene(rtm.frames[k]!.matrices, rtm.bones.indexOf(name) * 12);
+      const want = origin ? aboutPoint(matrix, origin) : matrix;
       worldOf(i).forEach((v, j) => expect(Math.abs(v - want[j]!), `${name} at frame ${k}`).toBeLessThan(2e-3));
     }
   }
@@ -89,8 +96,11 @@ test.describe('RTM animations on P3D models', () => {
     await page.getByTestId('frame').click();
     await attach(page, 'map_in.rtm');
     await expectMoves(page);
-    const rtm = decodeRtm(new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(gesture!)))) as PlainRtmDocument;
-    await expectBonesFollow(lodsmith, 'map_in.rtm', rtm, ['Spine', 'RightHand', 'LeftForeArm', 'Head']);
+    const rtm = decodeRtm(new Uint8Array(readFileSync(gesture!))) as PlainRtmDocument;
+    // The man is auto-centred: the RTM turns his parts about his own origin, not his bounding centre.
+    const origin = odolCodec.toScene!(odolCodec.decode(new Uint8Array(readFileSync(man!)))).modelOrigin;
+    expect(origin).toBeDefined();
+    await expectBonesFollow(lodsmith, 'map_in.rtm', rtm, ['Spine', 'RightHand', 'LeftForeArm', 'Head'], origin);
     // The mod's weapon bones are not the character's: both are listed, with the file they come from.
     await page.locator('[data-testid=tab-problems]').click();
     const rows = page.getByTestId('problem-row');

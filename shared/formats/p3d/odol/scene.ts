@@ -205,6 +205,11 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
     }
     assignPlaceholders(scene.proxies, tri);
     const d = doc as OdolV4xDocument;
+    // Auto-centred files keep every position relative to the bounding centre; the model's own
+    // origin (its animations' space) is where that centre's negative lies (z mirrored into the
+    // scene). A centre that is not a finite point (a damaged file) names none.
+    const c = Array.from((d.modelInfo.head.boundingCenter as ArrayLike<number> | undefined) ?? []);
+    if (c.length === 3 && c.every(Number.isFinite) && c.some((x) => x !== 0)) scene.modelOrigin = [-c[0]! + 0, -c[1]! + 0, c[2]! + 0];
     const bones = d.modelInfo.skeleton.bones;
     if (bones.length) {
       scene.skeleton = {

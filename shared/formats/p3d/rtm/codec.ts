@@ -237,7 +237,7 @@ export const rtmCodec: FormatCodec<RtmDocument> = {
   encode: (doc, opts) => encodeRtm(doc, opts?.reuseRaw),
   info: rtmInfo,
   validate: validateRtm,
-  toScene: (doc, opts) => rtmToSceneGraph(doc, { ...(opts?.skeleton ? { skeleton: opts.skeleton } : {}), ...(opts?.duration ? { duration: opts.duration } : {}) }),
+  toScene: (doc, opts) => rtmToSceneGraph(doc, { ...(opts?.skeleton ? { skeleton: opts.skeleton } : {}), ...(opts?.duration ? { duration: opts.duration } : {}), ...(opts?.origin ? { origin: opts.origin } : {}) }),
   outline: rtmOutline,
   inspect: rtmInspect,
   checkEdit: checkRtmEdit,

@@ -6,6 +6,13 @@
  *
  * Plain RTMs need nothing else. A BMTR's transforms are parent-relative, so its scene needs a
  * skeleton; without one each transform is shown as if its bone had no parent, with a warning.
+ *
+ * The matrices are in the model's own space. A model whose scene has its origin elsewhere (an
+ * auto-centred ODOL keeps its positions relative to its bounding centre, Scene.modelOrigin) gives
+ * `origin`, and each world matrix W becomes T(origin) x W x T(-origin): the same motion about the
+ * model's own origin. Without it a character's parts turned about the wrong point and tore apart
+ * at every joint whose two bones the frame turns differently (0.7 m at the elbow of the corpus's
+ * man_bandit.p3d playing map_in.rtm, whose bounding centre is 0.97 m from its origin).
  */
 import { composeTRS, invertOrIdentity, multiply } from '../../../scene/mat4.ts';
 import type { AnimationClip, AnimationTrack, Mat4, Scene } from '../../../scene/scene.ts';
@@ -20,11 +27,26 @@ export interface RtmSceneOptions {
   skeleton?: readonly SkeletonBone[];
   /** Clip name (default ''). */
   name?: string;
+  /** Where the model's own origin lies in the scene the animation plays on (Scene.modelOrigin). */
+  origin?: readonly [number, number, number];
 }
 
-/** World matrices in scene axes of every bone at every frame: [frame][bone]. */
-export function rtmWorlds(doc: PlainRtmDocument): Mat4[][] {
-  return doc.frames.map((f) => doc.bones.map((_, i) => (f.matrices.length >= (i + 1) * 12 ? rtmToScene(f.matrices, i * 12) : [...IDENTITY])));
+/**
+ * World matrices in scene axes of every bone at every frame: [frame][bone], about `origin` (the
+ * model's own origin in the scene) when given.
+ */
+export function rtmWorlds(doc: PlainRtmDocument, origin?: readonly [number, number, number]): Mat4[][] {
+  return doc.frames.map((f) => doc.bones.map((_, i) => {
+    const w = f.matrices.length >= (i + 1) * 12 ? rtmToScene(f.matrices, i * 12) : [...IDENTITY];
+    return origin ? aboutPoint(w, origin) : w;
+  }));
+}
+
+/** T(o) x m x T(-o) for a column-major affine m: the transform m applied about the point o. */
+export function aboutPoint(m: Mat4, o: readonly [number, number, number]): Mat4 {
+  const out = [...m];
+  for (let r = 0; r < 3; r++) out[12 + r] = m[12 + r]! + o[r]! - (m[r]! * o[0] + m[4 + r]! * o[1] + m[8 + r]! * o[2]);
+  return out;
 }
 
 export function rtmToSceneGraph(doc: RtmDocument, opts: RtmSceneOptions = {}): Scene {
@@ -35,15 +57,15 @@ export function rtmToSceneGraph(doc: RtmDocument, opts: RtmSceneOptions = {}): S
     plain = bmtrToPlain(doc, opts.skeleton ?? []);
   } else plain = doc;
   const parents = opts.skeleton ? rtmParents(plain.bones, opts.skeleton) : plain.bones.map(() => -1);
-  const scene = plainScene(plain, parents, opts.duration ?? 1, opts.name ?? '');
+  const scene = plainScene(plain, parents, opts.duration ?? 1, opts.name ?? '', opts.origin);
   if (warnings.length) scene.warnings = [...(scene.warnings ?? []), ...warnings];
   return scene;
 }
 
 /** The scene of a plain RTM whose bones have `parents` (indices into its bones, -1 for none). */
-export function plainScene(doc: PlainRtmDocument, parents: readonly number[], duration: number, name: string): Scene {
+export function plainScene(doc: PlainRtmDocument, parents: readonly number[], duration: number, name: string, origin?: readonly [number, number, number]): Scene {
   const bones = doc.bones.map((b, i) => ({ name: b, parent: parents[i] ?? -1, matrix: [...IDENTITY] }));
-  const worlds = rtmWorlds(doc);
+  const worlds = rtmWorlds(doc, origin);
   const nf = doc.frames.length;
   const times = Float32Array.from(doc.frames, (f) => f.phase * duration);
   let sheared = 0, worst = 0;

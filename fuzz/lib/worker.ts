@@ -1,7 +1,8 @@
 /**
  * The fuzz worker: runs one input at a time through the whole pipeline a user can drive: decode
- * (inside the decoding memory budget), info, validate, the outline and inspector rows, the scene,
- * glTF export (checked by the Khronos validator when the driver asks), and encode. The parent
+ * (inside the decoding memory budget), info, validate, the outline and inspector rows, the scene
+ * (and an Arma animation attached to it when it has bones), glTF export (checked by the Khronos
+ * validator when the driver asks), and encode. The parent
  * thread enforces the time limit (it terminates this worker on a hang) and the heap limit
  * (resourceLimits); this side counts ArrayBuffer allocations.
  */
@@ -20,10 +21,30 @@ const { sceneToGltf, writeGlb } = await import('../../shared/export/gltf.ts');
 const { importGltf, gltfInputOf, isImportError, importTargetsOf } = await import('../../shared/import/index.ts');
 const { MemoryBudget } = await import('../../shared/binary/budget.ts');
 const { joinBytes } = await import('../../shared/binary/writer.ts');
+const { animationSceneOptions, bindClips } = await import('../../shared/scene/attach.ts');
 /** Must match seeds.ts (not imported here: that module loads the fixture builders). */
 const GLTF_IMPORT = 'gltf-import';
 const importTargets = importTargetsOf(allFormats()).map((t) => t.format);
 type Validator = typeof import('gltf-validator');
+type Scene = import('../../shared/scene/scene.ts').Scene;
+
+/**
+ * What attaching an Arma animation does to the model's scene: a two-frame plain RTM that turns the
+ * model's first four bones (by name) a quarter turn, given to the RTM codec with what the model
+ * tells animations (its skeleton, its own origin: an auto-centred ODOL's bounding centre comes from
+ * the mutated file) and bound to the model, as the editor and `convert --anim` bind it.
+ */
+function attachedRtmClips(scene: Scene): import('../../shared/scene/scene.ts').AnimationClip[] {
+  const bones = scene.skeleton?.bones.slice(0, 4).map((b) => b.name) ?? [];
+  if (!bones.length) return [];
+  const rest = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+  const turn = [0, 0, -1, 0, 1, 0, 1, 0, 0, 0.1, 0, 0];
+  const rtm = {
+    kind: 'rtm', mdat: false, mdatReserved: 0, properties: [], motion: [0, 0, 0], frameCount: 2, boneCount: bones.length, bones,
+    boneFields: new Uint8Array(0), frames: [0, 1].map((phase, k) => ({ phase, names: new Uint8Array(0), matrices: Float32Array.from(bones.flatMap(() => (k ? turn : rest))) })),
+  };
+  return bindClips(scene, unguardedScene(formatById('p3d-rtm'))(rtm, animationSceneOptions(scene)).clips);
+}
 let validator: Validator | undefined;
 const preload = (workerData as { preload?: string } | null)?.preload;
 if (preload) await import(preload);
@@ -169,15 +190,22 @@ async function run(req: FuzzRequest): Promise<FuzzResponse> {
       const { document } = sceneToGltf(scene, { generator: 'LodSmith fuzz' });
       const glb = await writeGlb(document);
       copyGlb = glb;
+      stage = 'animation';
+      const clips = attachedRtmClips(scene);
+      stage = 'gltf:animation';
+      const animated = clips.length ? await writeGlb(sceneToGltf(scene, { generator: 'LodSmith fuzz', extraClips: clips }).document) : undefined;
       const pipelineAllocated = allocatedBytes();
       if (req.gltfCheck) {
-        stage = 'gltf-validator';
         validator ??= (await import('gltf-validator')).default as unknown as Validator;
-        const report = await validator.validateBytes(glb, { maxIssues: 10 });
-        gltfChecked = true;
-        if (report.issues.numErrors > 0) {
-          const first = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
-          return done({ outcome: 'gltf-invalid', stage, message: `${report.issues.numErrors} validator error(s): ${first.slice(0, 3).join('; ')}` }, doc, pipelineAllocated);
+        for (const [which, bytes] of [['gltf-validator', glb], ['gltf-validator:animation', animated]] as const) {
+          if (!bytes) continue;
+          stage = which;
+          const report = await validator.validateBytes(bytes, { maxIssues: 10 });
+          gltfChecked = true;
+          if (report.issues.numErrors > 0) {
+            const first = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+            return done({ outcome: 'gltf-invalid', stage, message: `${report.issues.numErrors} validator error(s): ${first.slice(0, 3).join('; ')}` }, doc, pipelineAllocated);
+          }
         }
       }
       // The validator's own allocations are not the codecs'.

@@ -70,9 +70,10 @@ describe('RTM about the model origin', () => {
   });
 
   const man = corpusFiles('p3d_odol').find((f) => /man_bandit\.p3d$/i.test(f));
-  const anims = corpusFiles('rtm').filter((f) => /map_in\.rtm$|thumbsup_loop\.rtm$/i.test(f));
+  const anims = corpusFiles('rtm').filter((f) => /\.rtm$/i.test(f));
+  const plainPair = anims.filter((f) => /map_in\.rtm$|thumbsup_loop\.rtm$/i.test(f));
 
-  it.skipIf(!man || anims.length < 2)('an auto-centred ODOL character keeps its joints together through every frame of a plain RTM', () => {
+  it.skipIf(!man || plainPair.length < 2)('an auto-centred ODOL character keeps its joints together through every frame of every corpus RTM, plain and binarized', () => {
     const doc = odol.decode(new Uint8Array(readFileSync(man!))) as OdolV4xDocument;
     const c = doc.modelInfo.head.boundingCenter as number[];
     expect(Math.hypot(...c)).toBeGreaterThan(0.5);
@@ -94,11 +95,15 @@ describe('RTM about the model origin', () => {
       };
       const opts = animationSceneOptions(model);
       expect(opts.origin, 'the model origin reaches the animation').toEqual(model.modelOrigin);
-      // What the pose still bends is the mod's rest pose against this Arma 2 man's (a few cm).
-      expect(stretch(opts), file).toBeLessThan(0.1);
-      // Turned about the scene origin (the bounding centre) the same frames tear the mesh apart.
+      // What a pose still bends is the mods' rest poses (Arma 3's, for the most part) against this
+      // Arma 2 man's: 5-8 cm for the two plain gestures, 8-24 cm for the other files (the
+      // rappelling and captive animations, armaio's samples, the binarized ACE gestures).
+      const about = stretch(opts);
+      expect(about, file).toBeLessThan(plainPair.includes(file) ? 0.1 : 0.25);
+      // Turned about the scene origin (the bounding centre) the same frames tear the mesh apart:
+      // 0.34-1.59 m, at least three times as far.
       const { origin: _origin, ...about0 } = opts;
-      expect(stretch(about0), file).toBeGreaterThan(0.5);
+      expect(stretch(about0), file).toBeGreaterThan(3 * about);
     }
   });
 

@@ -25,13 +25,19 @@ export function proxyLabel(p: SceneProxy): string {
 
 interface LabelledProxy { proxy: SceneProxy; obj: THREE.Object3D; label: HTMLButtonElement; text: string; size?: { w: number; h: number } }
 
+/**
+ * What a bone has done since the rest pose, in world space (its world matrix times its inverse
+ * rest world), or undefined for a bone the model lacks: a proxy that names that bone moves so.
+ */
+export type BoneMotion = (bone: number) => THREE.Matrix4 | undefined;
+
 export class ProxyMarkers {
   readonly group = new THREE.Group();
   /** Proxies with a label (markers on). */
   private readonly items: LabelledProxy[] = [];
   private readonly disposables: { dispose(): void }[] = [];
-  /** Every proxy with its placeholder mesh (when faces are drawn), for picking. */
-  private readonly all: { proxy: SceneProxy; placeholder?: THREE.Mesh }[] = [];
+  /** Every proxy with its object and placeholder mesh (when faces are drawn), for picking. */
+  private readonly all: { proxy: SceneProxy; obj: THREE.Object3D; placeholder?: THREE.Mesh }[] = [];
   /** Length of a marker's axes, in model units. */
   private readonly axisLength: number;
   private readonly markers: boolean;
@@ -58,7 +64,9 @@ export class ProxyMarkers {
     for (const p of proxies) {
       const obj = new THREE.Group();
       obj.userData.proxy = p;
-      const entry: { proxy: SceneProxy; placeholder?: THREE.Mesh } = { proxy: p };
+      // Placed by update(): where the proxy's bone has moved it (the identity at rest).
+      obj.matrixAutoUpdate = false;
+      const entry: { proxy: SceneProxy; obj: THREE.Object3D; placeholder?: THREE.Mesh } = { proxy: p, obj };
       this.all.push(entry);
       if (opts.markers) {
         const frame = new THREE.Group();
@@ -102,16 +110,25 @@ export class ProxyMarkers {
   }
 
   /**
-   * Places the model-space markers under `root` (the model's up rotation) and moves the labels;
+   * Places the model-space markers under `root` (the model's up rotation), each proxy that names
+   * a bone where that bone has moved it (`motion`, while an animation plays), and moves the labels;
    * labels that would overlap are decluttered, nearest first.
    */
-  update(root: THREE.Matrix4, camera: THREE.Camera, width: number, height: number): void {
+  update(root: THREE.Matrix4, camera: THREE.Camera, width: number, height: number, motion?: BoneMotion): void {
     this.group.matrix.copy(root);
     this.group.matrixWorldNeedsUpdate = true;
+    const rootInverse = root.clone().invert();
+    for (const { proxy, obj } of this.all) {
+      const moved = proxy.bone !== undefined ? motion?.(proxy.bone) : undefined;
+      // In the group's frame (the root's): root^-1 x motion x root.
+      if (moved) obj.matrix.copy(rootInverse).multiply(moved).multiply(root);
+      else obj.matrix.identity();
+      obj.matrixWorldNeedsUpdate = true;
+    }
     const v = new THREE.Vector3();
     const onScreen: { it: LabelledProxy; box: LabelBox }[] = [];
     for (const it of this.items) {
-      v.set(it.proxy.matrix[12]!, it.proxy.matrix[13]!, it.proxy.matrix[14]!).applyMatrix4(root).project(camera);
+      v.set(it.proxy.matrix[12]!, it.proxy.matrix[13]!, it.proxy.matrix[14]!).applyMatrix4(it.obj.matrix).applyMatrix4(root).project(camera);
       const off = v.z > 1 || v.z < -1 || Math.abs(v.x) > 1.05 || Math.abs(v.y) > 1.05;
       const x = ((v.x + 1) / 2) * width + 8;
       const y = ((1 - v.y) / 2) * height - 8;
@@ -160,8 +177,9 @@ export class ProxyMarkers {
     let best: SceneProxy | undefined;
     let bestD = Infinity;
     if (this.markers) {
-      for (const { proxy } of this.all) {
-        const m = new THREE.Matrix4().fromArray(proxy.matrix);
+      for (const { proxy, obj } of this.all) {
+        // Where update() last placed it (moved with its bone).
+        const m = obj.matrix.clone().multiply(new THREE.Matrix4().fromArray(proxy.matrix));
         const o = new THREE.Vector3().setFromMatrixPosition(m);
         const origin = toScreen(o.clone());
         if (!origin) continue;

@@ -15,6 +15,8 @@ export interface BuiltScene {
   meshes: { index: number; object: THREE.Mesh; source?: NodePath }[];
   nodes: THREE.Object3D[];
   bones: THREE.Bone[];
+  /** Each bone's inverse rest world matrix (the skeleton's bind), so what rides on a bone can follow it. */
+  boneInverses: THREE.Matrix4[];
   materials: THREE.MeshPhongMaterial[];
   /** Rest pose of bones (and nodes) so clips can reset to it. */
   rest: Map<THREE.Object3D, { p: THREE.Vector3; q: THREE.Quaternion; s: THREE.Vector3 }>;
@@ -390,7 +392,7 @@ export function buildScene(scene: Scene, opts: BuildOptions): BuiltScene {
   for (const o of [...bones, ...nodes]) rest.set(o, { p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone() });
 
   return {
-    root, meshes, nodes, bones, materials, rest,
+    root, meshes, nodes, bones, boneInverses: skeleton?.boneInverses ?? [], materials, rest,
     dispose() {
       for (const d of disposables) d.dispose();
     },

@@ -585,7 +585,12 @@ export class Viewport {
     this.skeletonHelper?.update();
     if (this.proxyMarkers) {
       const el = this.canvas;
-      this.proxyMarkers.update(root, this.camera, el.clientWidth, el.clientHeight);
+      const inverses = this.built?.boneInverses ?? [];
+      const motion = (i: number): THREE.Matrix4 | undefined => {
+        const bone = bones[i];
+        return bone && inverses[i] ? bone.matrixWorld.clone().multiply(inverses[i]) : undefined;
+      };
+      this.proxyMarkers.update(root, this.camera, el.clientWidth, el.clientHeight, motion);
     }
   }
 

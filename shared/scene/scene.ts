@@ -192,6 +192,12 @@ export interface SceneProxy {
   /** Placement in scene axes, column-major; the marker is drawn in this frame. */
   matrix: Mat4;
   /**
+   * The skeleton bone the proxied model moves with when the model is animated (an index into
+   * `skeleton.bones`; a binarized P3D names one per proxy: a character's helmet moves with its
+   * head, its pistol with its right hand). `matrix` is its place in the rest pose.
+   */
+  bone?: number;
+  /**
    * The placeholder triangle(s) the file stores for this proxy, xyz per corner in scene axes
    * (three corners per triangle). The game never draws them; the preview may on request.
    */

@@ -96,6 +96,23 @@ test.describe('RTM animations on P3D models', () => {
     await page.getByTestId('frame').click();
     await attach(page, 'map_in.rtm');
     await expectMoves(page);
+    // Proxies ride on the bones the file names: the binoculars in the left hand the gesture
+    // raises to the chest move with it; the launcher on its own bone, which the gesture leaves, stays.
+    const labelAt = async (text: string): Promise<[number, number]> => {
+      const style = await page.getByTestId('proxy-label').filter({ hasText: text }).getAttribute('style');
+      const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(style ?? '');
+      expect(m, `${text} label placed`).not.toBeNull();
+      return [Number(m![1]), Number(m![2])];
+    };
+    const slider = page.getByTestId('time-slider');
+    await slider.fill('0');
+    await viewportIdle(page);
+    const [handRest, launcherRest] = [await labelAt('dalekohled_proxy'), await labelAt('rpg7_proxy')];
+    await slider.fill(String(Number(await slider.getAttribute('max')) * 0.6));
+    await viewportIdle(page);
+    const [handMid, launcherMid] = [await labelAt('dalekohled_proxy'), await labelAt('rpg7_proxy')];
+    expect(Math.hypot(handMid[0] - handRest[0], handMid[1] - handRest[1]), 'the binoculars move with the hand').toBeGreaterThan(20);
+    expect(Math.hypot(launcherMid[0] - launcherRest[0], launcherMid[1] - launcherRest[1]), 'the launcher stays').toBeLessThan(2);
     const rtm = decodeRtm(new Uint8Array(readFileSync(gesture!))) as PlainRtmDocument;
     // The man is auto-centred: the RTM turns his parts about his own origin, not his bounding centre.
     const origin = odolCodec.toScene!(odolCodec.decode(new Uint8Array(readFileSync(man!)))).modelOrigin;

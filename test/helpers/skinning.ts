@@ -19,7 +19,7 @@ export function worstEdgeStretch(
       const w = weights[v * 4 + k]!;
       if (!w) continue;
       const m = skinning(joints[v * 4 + k]!);
-      for (let r = 0; r < 3; r++) posed[v * 3 + r] += w * (m[r]! * x + m[4 + r]! * y + m[8 + r]! * z + m[12 + r]!);
+      for (let r = 0; r < 3; r++) posed[v * 3 + r]! += w * (m[r]! * x + m[4 + r]! * y + m[8 + r]! * z + m[12 + r]!);
       total += w;
     }
     if (total === 0) posed.set([x, y, z], v * 3);

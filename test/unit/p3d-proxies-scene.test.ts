@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import '../../shared/formats/index.ts';
 import { detectFormat } from '../../shared/formats/registry.ts';
 import { mlodToScene } from '../../shared/formats/p3d/mlod/scene.ts';
+import { parseModelCfg } from '../../shared/formats/p3d/modelcfg/document.ts';
+import { findModelClass, readModelCfg, skeletonOf } from '../../shared/formats/p3d/modelcfg/model.ts';
+import { riggedMlodScene } from '../../shared/formats/p3d/modelcfg/scene-clips.ts';
 import type { MlodDocument } from '../../shared/formats/p3d/mlod/types.ts';
 import { odolScene } from '../../shared/formats/p3d/odol/scene.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
@@ -57,6 +60,28 @@ describe('MLOD proxies', () => {
     expect(Array.from(p.placeholder!)).toHaveLength(9);
   });
 
+  it('a proxy moves with the bone whose selection holds its triangle (RTM bones and a model.cfg skeleton)', () => {
+    const points = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 5, 0, 2, 5, 1, 2, 5, 0, 4];
+    const lod = buildLod({ resolution: 1, points, faces: [[0, 1, 2, 3], [4, 5, 6]] });
+    const sel = (name: string, pts: number[], faces: number[]) => ({ type: 'selection', name, active: 1, points: Uint8Array.from(pts), faces: Uint8Array.from(faces) }) as never;
+    lod.tags.splice(lod.tags.length - 1, 0,
+      sel('proxy:\\a\\binocular.001', [0, 0, 0, 0, 1, 1, 1], [0, 1]),
+      sel('body', [1, 1, 0, 0, 0, 0, 0], [1, 0]),
+      // The arm holds the proxy's triangle fully and two quad corners.
+      sel('arm', [0, 0, 1, 1, 1, 1, 1], [0, 1]));
+    const doc = buildMlod([lod]) as MlodDocument;
+    const boneName = (sc: Scene) => sc.skeleton!.bones[sc.proxies![0]!.bone!]?.name;
+    // An RTM's bones, taken from the LOD's selections of those names.
+    expect(boneName(mlodToScene(doc, { skinBones: ['body', 'arm'] }))).toBe('arm');
+    // A model.cfg skeleton (joint 0 is the model's root).
+    const cfg = readModelCfg(parseModelCfg('class CfgSkeletons { class S { isDiscrete = 1; skeletonBones[] = {"body", "", "arm", "body"}; }; }; class CfgModels { class gen { skeletonName = "S"; }; };'));
+    const model = findModelClass(cfg, 'gen.p3d')!;
+    expect(boneName(riggedMlodScene(doc, model, skeletonOf(cfg, model)))).toBe('arm');
+    // Without a skeleton the proxy names no bone; nor when no bone's selection holds it.
+    expect(mlodToScene(doc).proxies![0]!.bone).toBeUndefined();
+    expect(mlodToScene(doc, { skinBones: ['body'] }).proxies![0]!.bone).toBeUndefined();
+  });
+
   it('frames a triangle as Object Builder does: y along the longer leg, z along the shorter', () => {
     const m = triangleFrame([0, 0, 0, 0, 0, 1, 0, 2, 0]);
     expect(m.slice(4, 7)).toEqual([0, 1, 0]);
@@ -101,6 +126,18 @@ describe.skipIf(!hasCorpus)('ODOL proxies (corpus characters)', () => {
     expect(longestEdge(s)).toBeLessThan(0.5);
     expect(s.proxies).toHaveLength(6);
     expect(s.proxies!.every((p) => (p.placeholder?.length ?? 0) === 9)).toBe(true);
+  });
+
+  it.skipIf(!odol.some((f) => f.includes('man_bandit')))('man_bandit: each proxy names the skeleton bone it moves with', () => {
+    const file = odol.find((f) => f.includes('man_bandit'))!;
+    const doc = detectFormat(readBytes(file), basename(file))!.decode(readBytes(file)) as OdolV4xDocument;
+    const s = odolScene(doc, { lod: '1.000' });
+    const boneOf = Object.fromEntries(s.proxies!.map((p) => [p.name.split('\\').pop(), p.bone === undefined ? undefined : s.skeleton!.bones[p.bone]!.name]));
+    // The helmet's night vision with the head, the pistol in the right hand, the binoculars in the
+    // left, the rifle and launcher on their own bones, the flag on the back.
+    expect(boneOf).toEqual({
+      ak_47_v58_proxy: 'weapon', beretta: 'righthand', dalekohled_proxy: 'lefthand', flag_vojak: 'spine3', rpg7_proxy: 'launcher', nvg_head: 'head',
+    });
   });
 });
 

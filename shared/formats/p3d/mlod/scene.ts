@@ -50,8 +50,13 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
   const skip = new Uint8Array(lod.faces.vertexCount.length);
   for (const p of proxies) for (const f of p.faces) skip[f] = 1;
   const { mesh, materials, vertexPoint } = lodMesh(lod, li, skip);
-  if (opts.skinBones?.length) skinFromSelections(scene, mesh, lod, vertexPoint, opts.skinBones);
   scene.proxies = proxies.map((p) => p.proxy);
+  if (opts.skinBones?.length) {
+    const boneOf = skinFromSelections(scene, mesh, lod, vertexPoint, opts.skinBones);
+    // A proxy moves with the bone whose selection holds its triangle (the game's rule): here the
+    // strongest at its first corner.
+    if (boneOf) proxies.forEach((p) => { const b = p.point !== undefined ? boneOf(p.point) : undefined; if (b !== undefined) p.proxy.bone = b; });
+  }
   scene.materials = materials;
   scene.meshes.push(mesh);
   scene.nodes.push({ name: resolutionName(lod.resolution), parent: -1, matrix: [...IDENTITY], mesh: 0, source: ['lods', li] });
@@ -75,16 +80,17 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
  * The LOD's proxies: one per `proxy:path.NNN` named selection, placed by its placeholder
  * triangle. Those faces are the game's marker, never drawn, so the mesh leaves them out.
  */
-function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: number[] }[] {
+function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: number[]; point?: number }[] {
   const f = lod.faces;
   const nPoints = lod.pointFlags.length;
-  const out: { proxy: SceneProxy; faces: number[] }[] = [];
+  const out: { proxy: SceneProxy; faces: number[]; point?: number }[] = [];
   lod.tags.forEach((t, ti) => {
     if (t.type !== 'selection') return;
     const parsed = parseProxySelection(t.name);
     if (!parsed) return;
     const faces: number[] = [];
     const corners: number[] = [];
+    let point: number | undefined;
     for (let i = 0; i < t.faces.length && i < f.vertexCount.length; i++) {
       if (!t.faces[i]) continue;
       faces.push(i);
@@ -92,24 +98,35 @@ function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: numbe
       if (vc !== 3 && vc !== 4) continue;
       const idx = [0, 1, 2, ...(vc === 4 ? [0, 2, 3] : [])].map((k) => f.pointIndex[i * 4 + k]!);
       if (idx.some((p) => p >= nPoints)) continue;
+      point ??= idx[0];
       for (const p of idx) corners.push(lod.points[p * 3]!, lod.points[p * 3 + 1]!, -lod.points[p * 3 + 2]!);
     }
     const placeholder = Float32Array.from(corners);
     const matrix = placeholder.length >= 9 ? triangleFrame(placeholder) : [...IDENTITY];
     const proxy = sceneProxy(parsed.name, matrix, ['lods', li, 'tags', ti], parsed.index);
     if (placeholder.length) proxy.placeholder = placeholder;
-    out.push({ proxy, faces });
+    out.push({ proxy, faces, ...(point !== undefined ? { point } : {}) });
   });
   return out;
+}
+
+/**
+ * The point at the first corner of each proxy's placeholder triangle in LOD `li`, in the order of
+ * the scene's proxies (undefined for a proxy with no whole triangle): which bone a proxy moves
+ * with follows from the selections that hold it.
+ */
+export function proxyPoints(lod: MlodLod, li: number): (number | undefined)[] {
+  return proxyFaces(lod, li).map((p) => p.point);
 }
 
 /**
  * MLOD keeps no skeleton (model.cfg does): the bones an animation asks for are the LOD's named
  * selections of those names (without case), each point weighted by its selection weight, as the
  * game skins them. Up to four strongest per vertex, normalised; a vertex in none of them rides on
- * a bone of its own that nothing moves.
+ * a bone of its own that nothing moves. Returns the strongest bone of a point (undefined: none),
+ * or nothing when no bone was found.
  */
-function skinFromSelections(scene: Scene, mesh: SceneMesh, lod: MlodLod, vertexPoint: Uint32Array, wanted: readonly string[]): void {
+function skinFromSelections(scene: Scene, mesh: SceneMesh, lod: MlodLod, vertexPoint: Uint32Array, wanted: readonly string[]): ((point: number) => number | undefined) | undefined {
   const byName = new Map<string, SelectionTag>();
   for (const t of lod.tags) if (t.type === 'selection' && !byName.has(t.name.toLowerCase())) byName.set(t.name.toLowerCase(), t);
   const bones: { name: string; tag: SelectionTag }[] = [];
@@ -120,7 +137,7 @@ function skinFromSelections(scene: Scene, mesh: SceneMesh, lod: MlodLod, vertexP
     seen.add(w.toLowerCase());
     bones.push({ name: tag.name, tag });
   }
-  if (!bones.length) return;
+  if (!bones.length) return undefined;
   const nv = vertexPoint.length;
   const joints = new Uint16Array(nv * 4);
   const weights = new Float32Array(nv * 4);
@@ -148,6 +165,14 @@ function skinFromSelections(scene: Scene, mesh: SceneMesh, lod: MlodLod, vertexP
   scene.skeleton = { bones: bones.map((b) => ({ name: b.name, parent: -1, matrix: [...IDENTITY] })) };
   if (unskinned) scene.skeleton.bones.push({ name: '#unskinned', parent: -1, matrix: [...IDENTITY] });
   mesh.skin = { joints, weights };
+  return (point) => {
+    let best: number | undefined, most = 0;
+    bones.forEach((b, i) => {
+      const w = selectionWeight(b.tag.points[point] ?? 0);
+      if (w > most) { most = w; best = i; }
+    });
+    return best;
+  };
 }
 
 function lodMesh(lod: MlodLod, li: number, skip: Uint8Array): { mesh: SceneMesh; materials: SceneMaterial[]; vertexPoint: Uint32Array } {

@@ -215,6 +215,11 @@ export function odolScene(doc: OdolDocument, opts: SceneOptions = {}): Scene {
       scene.skeleton = {
         bones: bones.map((b) => ({ name: b.name, parent: bones.findIndex((p) => p.name === b.parent), matrix: [...IDENTITY] })),
       };
+      // Each proxy names the skeleton bone it moves with (-1: none).
+      lod.proxies.forEach((p, k) => {
+        const b = p.boneIndex;
+        if (Number.isInteger(b) && b >= 0 && b < bones.length) scene.proxies![k]!.bone = b;
+      });
       const refs = lod.vertexBoneRef.data;
       if (refs.length === n * 12) {
         const joints = new Uint16Array(n * 4);

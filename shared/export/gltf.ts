@@ -7,7 +7,10 @@
  * the skeleton as a skin with inverse bind matrices, morph targets, and animations. Geometry stays
  * in the source's units. Light schemes and colliders have no core glTF equivalent and are left out.
  * A Z-up scene (`upAxis`, or the `upAxis` option) gets one extra root node whose rotation turns
- * it Y-up, as glTF wants; the vertex data below it is the source's, unrotated.
+ * it Y-up, as glTF wants; the vertex data below it is the source's, unrotated. A scene stored
+ * relative to another point than the model's own origin (`modelOrigin`) gets one more, whose
+ * translation puts it back in the model's own space: there the animations made for the model
+ * (Arma RTM) apply as written, and `lodsmith import` of the file gives them back unchanged.
  *
  * Data from damaged or unusual files is made valid rather than refused, and every such repair is
  * reported in `warnings`: non-finite floats become 0, normals and rotations are normalised, skin
@@ -36,6 +39,12 @@ export interface GltfExportOptions {
 
 /** Name of the root node that turns a Z-up model Y-up. */
 export const UP_ROOT_NAME = 'Z-up to Y-up';
+
+/**
+ * Name of the root node that puts a model stored relative to another point back in its own space
+ * (Scene.modelOrigin: an auto-centred ODOL's positions are relative to its bounding centre).
+ */
+export const ORIGIN_ROOT_NAME = 'Model origin';
 
 export interface GltfExportResult {
   document: Document;
@@ -84,11 +93,18 @@ class Exporter {
     // glTF forbids a scene without nodes; a file with nothing to place simply has no scene.
     if (roots.length) {
       const gScene = this.doc.createScene('Scene');
+      let top = roots;
+      const o = this.scene.modelOrigin;
+      if (o && o.length === 3 && o.every((v) => Number.isFinite(Math.fround(v))) && o.some((v) => v !== 0)) {
+        const origin = this.doc.createNode(ORIGIN_ROOT_NAME).setTranslation([-o[0] + 0, -o[1] + 0, -o[2] + 0]);
+        for (const r of roots) origin.addChild(r);
+        top = [origin];
+      }
       if ((this.opts.upAxis ?? this.scene.upAxis ?? 'y') === 'z') {
         const up = this.doc.createNode(UP_ROOT_NAME).setRotation(upAxisQuaternion('z'));
-        for (const r of roots) up.addChild(r);
+        for (const r of top) up.addChild(r);
         gScene.addChild(up);
-      } else for (const r of roots) gScene.addChild(r);
+      } else for (const r of top) gScene.addChild(r);
       this.doc.getRoot().setDefaultScene(gScene);
     }
     return { document: this.doc, warnings: this.warnings };

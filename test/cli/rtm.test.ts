@@ -14,7 +14,6 @@ import { encodeRtmFixture, rtmFixtures } from '../../scripts/fixtures/rtm.ts';
 import { decodeRtm } from '../../shared/formats/p3d/rtm/io.ts';
 import { formatById } from '../../shared/formats/index.ts';
 import { bmtrToPlain, rtmToScene, type SkeletonBone } from '../../shared/formats/p3d/rtm/pose.ts';
-import { aboutPoint } from '../../shared/formats/p3d/rtm/scene.ts';
 import { cfgSkeleton } from '../../shared/formats/p3d/rtm/skeleton.ts';
 import type { PlainRtmDocument, RtmDocument } from '../../shared/formats/p3d/rtm/types.ts';
 import { composeTRS, multiply } from '../../shared/scene/mat4.ts';
@@ -162,7 +161,7 @@ describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skips wi
     expect(err).toBeLessThan(1e-5);
   });
 
-  it.skipIf(!odolMan)('a P3D character exports skinned with an RTM whose joints follow its frames about the model origin, in one piece; validate --model lists the bones it lacks', async () => {
+  it.skipIf(!odolMan)('a P3D character exports skinned with an RTM whose joints follow its frames in the model\'s own space, in one piece, and imports back to the same RTM; validate --model lists the bones it lacks', async () => {
     const anim = rtms.find((f) => f.endsWith('map_in.rtm'))!;
     const out = join(tmp, 'man-map_in.glb');
     const r = await cli(['convert', odolMan!, out, '--anim', anim, '--duration', '3']);
@@ -178,10 +177,15 @@ describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skips wi
     const joints = new Map(skin.listJoints().map((j) => [j.getName().toLowerCase(), j]));
     const ibm = Array.from(skin.getInverseBindMatrices()!.getArray()!, Number);
     // The man is auto-centred: its positions are relative to its bounding centre, the RTM's
-    // matrices to the model's own origin, which its scene names.
+    // matrices to the model's own origin, which its scene names. The glTF puts him back in his
+    // own space: a root node moves him by the bounding centre.
     const odolCodec = formatById('p3d-odol');
     const origin = odolCodec.toScene!(odolCodec.decode(readBytes(odolMan!))).modelOrigin!;
     expect(Math.hypot(...origin)).toBeGreaterThan(0.5);
+    const top = doc.getRoot().getDefaultScene()!.listChildren();
+    expect(top.map((n) => n.getName())).toEqual(['Model origin']);
+    top[0]!.getTranslation().forEach((v, a) => expect(v).toBeCloseTo(-origin[a]!, 6));
+    const centre = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -origin[0]!, -origin[1]!, -origin[2]!, 1];
     const prim = doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
     const attr = (name: string) => prim.getAttribute(name)!.getArray()!;
     for (const k of [0, 9, 18]) {
@@ -190,14 +194,28 @@ describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skips wi
       for (const bone of ['Spine', 'RightHand', 'LeftFoot', 'Head', 'LeftForeArm']) {
         const i = plain.bones.indexOf(bone);
         const ji = skin.listJoints().indexOf(joints.get(bone.toLowerCase())!);
-        // Skinning matrix = joint world x inverse bind = the RTM matrix in glTF axes, about the model origin.
-        const want = aboutPoint(rtmToScene(plain.frames[k]!.matrices, i * 12), origin);
+        // Skinning matrix = joint world x inverse bind: the stored (centred) positions moved into
+        // the model's own space, then by the RTM matrix in glTF axes.
+        const want = multiply(rtmToScene(plain.frames[k]!.matrices, i * 12), centre);
         skinningOf(ji).forEach((v, n) => expect(Math.abs(v - want[n]!), `${bone} frame ${k}`).toBeLessThan(2e-4));
       }
       // What a glTF viewer draws: the skinned man in one piece (his elbow tore 0.7 m before).
       const stretch = worstEdgeStretch(attr('POSITION'), prim.getIndices()!.getArray()!, attr('JOINTS_0'), attr('WEIGHTS_0'), skinningOf);
       expect(stretch, `frame ${k}`).toBeLessThan(0.1);
     }
+    // Imported back, the animation is the RTM it was (the man's own space, not his bounding centre's).
+    const back = join(tmp, 'man-map_in.rtm');
+    expect((await cli(['import', out, back, '--duration', '3', '--quiet'])).code).toBe(0);
+    const again = decodeRtm(readBytes(back)) as PlainRtmDocument;
+    let err = 0;
+    for (const [k, f] of plain.frames.entries()) {
+      for (const [i, b] of plain.bones.entries()) {
+        const j = again.bones.findIndex((n) => n.toLowerCase() === b.toLowerCase());
+        if (j < 0) continue; // the mod's weapon bones, which the man lacks
+        for (let e = 0; e < 12; e++) err = Math.max(err, Math.abs(f.matrices[i * 12 + e]! - again.frames[k]!.matrices[j * 12 + e]!));
+      }
+    }
+    expect(err).toBeLessThan(1e-4);
     const v = await cli(['validate', anim, '--model', odolMan!]);
     expect(v.code).toBe(0);
     expect(v.out).toMatch(/bone "M136" of \S+ does not exist in the skeleton/);

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { plainText } from '../../main/cli/commands/info.ts';
 import { runCli } from '../../main/cli/program.ts';
 import { registerFormat } from '../../shared/formats/registry.ts';
 import { ANIMATION_FORMATS, smallestPerFormat } from './helpers/formats.ts';
@@ -141,6 +142,23 @@ describe('toy format (exit 1 paths, exact reporting)', () => {
     expect(Object.keys(j)).toEqual(['format', 'version', 'bytes', 'meshes', 'materials', 'bones', 'animations', 'checksum']);
     expect(j.bytes).toBe(20);
     expect(j.meshes).toEqual([{ name: 'toy', vertices: 3, triangles: 0 }]);
+  });
+
+  it('info writes a stored 32-bit float with the digits that identify it, not its 64-bit widening', () => {
+    expect(plainText(Math.fround(0.99393939))).toBe('0.9939394');
+    expect(plainText(Math.fround(1 / 3))).toBe('0.33333334');
+    expect(plainText(Math.fround(0.1))).toBe('0.1');
+    // Numbers that are not 32-bit floats, integers and the rest are written as they are.
+    expect(plainText(1 / 3)).toBe(String(1 / 3));
+    expect(plainText(0.1)).toBe('0.1');
+    expect(plainText(16777217)).toBe('16777217');
+    expect(plainText(Number.NaN)).toBe('NaN');
+    expect(plainText('x')).toBe('x');
+    // Every float32 comes back from its text exactly.
+    for (const bits of [0x3f7e7e7f, 0x00000001, 0x7f7fffff, 0xbf800001, 0x3dcccccd]) {
+      const x = new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+      expect(Math.fround(Number(plainText(x)))).toBe(x);
+    }
   });
 
   it('--debug adds the stack trace, otherwise none', async () => {

@@ -223,6 +223,14 @@ describe.skipIf(rtms.length === 0 || !cfg)('corpus RTM through the CLI (skips wi
     expect((await cli(['validate', anim, '--model', odolMan!, '--strict'])).code).toBe(1);
   });
 
+  it('info shows a BMTR\'s phases as the floats the file stores', async () => {
+    const file = rtms.find((f) => f.endsWith('animation_bmtr_lzo.rtm'));
+    if (!file) return;
+    const r = await cli(['info', file]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/phases\s+2: 0, 0\.9939394\n/);
+  });
+
   it('glTF -> RTM -> glTF keeps every bone world transform', async () => {
     const file = rtms.find((f) => f.endsWith('map_in.rtm'))!;
     const glb = join(tmp, 'map_in.glb'), back = join(tmp, 'map_in_back.rtm'), again = join(tmp, 'map_in_again.glb');

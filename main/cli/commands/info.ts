@@ -98,20 +98,34 @@ const BUDGET = 100;
 const isPlain = (x: unknown): x is string | number | boolean | bigint => ['string', 'number', 'boolean', 'bigint'].includes(typeof x);
 
 /**
+ * A plain value as text. A number that is exactly a 32-bit float (what the files store) is
+ * written with the fewest digits that read back as that float: `0.9939394`, not the
+ * `0.9939393997192383` its 64-bit widening prints. `info --json` keeps the exact value.
+ */
+export function plainText(x: string | number | boolean | bigint): string {
+  if (typeof x !== 'number' || Number.isInteger(x) || !Number.isFinite(x) || Math.fround(x) !== x) return String(x);
+  for (let digits = 1; digits < 9; digits++) {
+    const s = String(Number(x.toPrecision(digits)));
+    if (Math.fround(Number(s)) === x) return s;
+  }
+  return String(Number(x.toPrecision(9)));
+}
+
+/**
  * A format's extra info value on one line: plain values as they are, lists of names as a list,
  * small records as `key value` pairs, anything bigger as a count (`info --json` has it all).
  */
 function describeValue(v: unknown): string {
   if (v === null || v === undefined) return '-';
-  if (isPlain(v)) return clipText(String(v));
+  if (isPlain(v)) return clipText(plainText(v));
   if (Array.isArray(v)) {
-    if (v.every(isPlain)) return list(v.map(String));
+    if (v.every(isPlain)) return list(v.map(plainText));
     if (v.every((x) => x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string')) return list(v.map((x) => (x as { name: string }).name));
     return `${v.length} (see --json)`;
   }
   if (typeof v === 'object' && !ArrayBuffer.isView(v)) {
     const entries = Object.entries(v);
-    if (entries.every(([, x]) => isPlain(x))) return clipText(entries.map(([k, x]) => `${k} ${String(x)}`).join(', '));
+    if (entries.every(([, x]) => isPlain(x))) return clipText(entries.map(([k, x]) => `${k} ${plainText(x as string | number | boolean | bigint)}`).join(', '));
   }
   return clipText(JSON.stringify(v, jsonSafe) ?? '');
 }

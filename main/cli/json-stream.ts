@@ -14,6 +14,7 @@
  *   the string "[circular]".
  */
 import { terminalSafeJson, write, type OutStream } from './io.ts';
+import { float32Text } from './text.ts';
 
 const BATCH = 64 * 1024;
 
@@ -35,14 +36,9 @@ function num(n: number): string {
   return Number.isFinite(n) ? String(n) : JSON.stringify(String(n));
 }
 
-/** Shortest decimal that rounds to the same float32; exact, and what a modder expects to read. */
+/** Shortest decimal that rounds to the same float32 (text.ts); -0 and non-finite values as `num` writes them. */
 function f32(v: number): string {
-  if (!Number.isFinite(v) || Number.isInteger(v)) return num(v);
-  for (let p = 1; p < 9; p++) {
-    const s = Number(v.toPrecision(p));
-    if (Math.fround(s) === v) return String(s);
-  }
-  return String(v);
+  return !Number.isFinite(v) || Number.isInteger(v) ? num(v) : float32Text(v);
 }
 
 function* typed(a: ArrayLike<number | bigint>): Generator<string> {

@@ -30,6 +30,22 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${count(n)} ${n === 1 ? word : many}`;
 }
 
+/**
+ * A 32-bit float as a modder reads it: the shortest decimal that rounds to the same float32
+ * (`0.9939394`, not `0.9939393997192383`, its 64-bit widening), exact when read back as a
+ * float32. Integers, non-finite numbers and a value no shorter decimal identifies come out as
+ * String writes them. `dump` writes Float32Array elements with it, `info` the numbers a format
+ * reports that are exactly float32.
+ */
+export function float32Text(v: number): string {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return String(v);
+  for (let p = 1; p < 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return String(s);
+  }
+  return String(v);
+}
+
 /** `0.4 ms`, `12 ms`, `3.2 s`. */
 export function duration(ms: number): string {
   if (ms < 1) return `${ms.toFixed(1)} ms`;

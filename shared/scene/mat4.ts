@@ -6,6 +6,13 @@
  */
 import { IDENTITY, type Mat4 } from './scene.ts';
 
+/** T(o) x m x T(-o) for a column-major affine m: the transform m applied about the point o. */
+export function aboutPoint(m: readonly number[], o: readonly [number, number, number]): Mat4 {
+  const out = [...m];
+  for (let r = 0; r < 3; r++) out[12 + r] = m[12 + r]! + o[r]! - (m[r]! * o[0] + m[4 + r]! * o[1] + m[8 + r]! * o[2]);
+  return out;
+}
+
 /** a * b, column-major. */
 export function multiply(a: readonly number[], b: readonly number[]): Mat4 {
   const out = new Array<number>(16);

@@ -17,9 +17,9 @@ import { encodeMlod } from '../../shared/formats/p3d/mlod/encode.ts';
 import { decodeRtm, encodeRtm } from '../../shared/formats/p3d/rtm/io.ts';
 import { formatById } from '../../shared/formats/index.ts';
 import { rtmToScene } from '../../shared/formats/p3d/rtm/pose.ts';
-import { aboutPoint } from '../../shared/formats/p3d/rtm/scene.ts';
 import type { PlainRtmDocument } from '../../shared/formats/p3d/rtm/types.ts';
-import { composeTRS, multiply } from '../../shared/scene/mat4.ts';
+import { aboutPoint } from '../../shared/scene/mat4.ts';
+import { boneWorldsAtKey } from '../helpers/skinning.ts';
 import type { Scene } from '../../shared/scene/scene.ts';
 
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] } });
@@ -65,21 +65,16 @@ async function expectBonesFollow(lodsmith: LodsmithHost, fileName: string, rtm: 
   expect(clip).toBeDefined();
   const skel = scene.skeleton!.bones;
   for (const k of [0, Math.floor(rtm.frames.length / 2), rtm.frames.length - 1]) {
+    // One key per frame, at the same time in every track.
     const time = clip.tracks[0]!.times[k]!;
-    const local = skel.map((b) => b.matrix);
-    for (const t of clip.tracks) {
-      if (t.target !== 'bone') continue;
-      local[t.bone] = composeTRS(t.translations!.subarray(k * 3, k * 3 + 3), t.rotations!.subarray(k * 4, k * 4 + 4), t.scales!.subarray(k * 3, k * 3 + 3));
-      expect(t.times[k]).toBeCloseTo(time, 6);
-    }
-    const world: number[][] = [];
-    const worldOf = (i: number): number[] => (world[i] ??= skel[i]!.parent >= 0 ? multiply(worldOf(skel[i]!.parent), local[i]!) : local[i]!);
+    for (const t of clip.tracks) if (t.target === 'bone') expect(t.times[k]).toBeCloseTo(time, 6);
+    const world = boneWorldsAtKey(scene.skeleton!, clip, k);
     for (const name of bones) {
       const i = skel.findIndex((b) => b.name.toLowerCase() === name.toLowerCase());
       expect(i, name).toBeGreaterThanOrEqual(0);
       const matrix = rtmToScene(rtm.frames[k]!.matrices, rtm.bones.indexOf(name) * 12);
       const want = origin ? aboutPoint(matrix, origin) : matrix;
-      worldOf(i).forEach((v, j) => expect(Math.abs(v - want[j]!), `${name} at frame ${k}`).toBeLessThan(2e-3));
+      world[i]!.forEach((v, j) => expect(Math.abs(v - want[j]!), `${name} at frame ${k}`).toBeLessThan(2e-3));
     }
   }
 }

@@ -4,6 +4,22 @@
  * wrong point tears away from its neighbour (the edges across the joint grow by the gap); a model
  * posed as its animation means keeps its edges within what the skinning's blend bends them.
  */
+import { saneParents, worldMatrices } from '../../shared/export/math.ts';
+import { composeTRS } from '../../shared/scene/mat4.ts';
+import type { AnimationClip, Skeleton } from '../../shared/scene/scene.ts';
+
+/**
+ * The bones' world matrices at key `k` of `clip` (one key per frame in every track, as the
+ * scenes of Arma animations have them); a bone without a track keeps its rest transform.
+ */
+export function boneWorldsAtKey(skeleton: Skeleton, clip: AnimationClip, k: number): number[][] {
+  const local = skeleton.bones.map((b) => b.matrix);
+  for (const t of clip.tracks) {
+    if (t.target !== 'bone') continue;
+    local[t.bone] = composeTRS(t.translations!.subarray(k * 3, k * 3 + 3), t.rotations!.subarray(k * 4, k * 4 + 4), t.scales!.subarray(k * 3, k * 3 + 3));
+  }
+  return worldMatrices(local, saneParents(skeleton.bones.map((b) => b.parent)));
+}
 export function worstEdgeStretch(
   positions: ArrayLike<number>, indices: ArrayLike<number>,
   joints: ArrayLike<number>, weights: ArrayLike<number>,

@@ -10,13 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { formatById } from '../../shared/formats/index.ts';
 import type { OdolV4xDocument } from '../../shared/formats/p3d/odol/model.ts';
 import { rtmToScene } from '../../shared/formats/p3d/rtm/pose.ts';
-import { aboutPoint, rtmToSceneGraph } from '../../shared/formats/p3d/rtm/scene.ts';
+import { rtmToSceneGraph } from '../../shared/formats/p3d/rtm/scene.ts';
 import type { PlainRtmDocument } from '../../shared/formats/p3d/rtm/types.ts';
 import { animationSceneOptions, bindClips } from '../../shared/scene/attach.ts';
-import { composeTRS, multiply } from '../../shared/scene/mat4.ts';
-import type { AnimationClip, Scene } from '../../shared/scene/scene.ts';
+import { aboutPoint, composeTRS, multiply } from '../../shared/scene/mat4.ts';
 import { corpusFiles } from '../helpers/corpus.ts';
-import { worstEdgeStretch } from '../helpers/skinning.ts';
+import { boneWorldsAtKey, worstEdgeStretch } from '../helpers/skinning.ts';
 
 const odol = formatById('p3d-odol');
 const rtmCodec = formatById('p3d-rtm');
@@ -31,19 +30,6 @@ function quarterTurn(): PlainRtmDocument {
     bones: ['arm'], boneFields: new Uint8Array(0),
     frames: [0, 1].map((phase, k) => ({ phase, names: new Uint8Array(0), matrices: Float32Array.from(k ? turn : rest) })),
   };
-}
-
-/** The bone world matrices of `clip` at key `k` on `model`'s skeleton (bones without a track rest). */
-function worldsAt(model: Scene, clip: AnimationClip, k: number): number[][] {
-  const bones = model.skeleton!.bones;
-  const local = bones.map((b) => b.matrix as number[]);
-  for (const t of clip.tracks) {
-    if (t.target !== 'bone') continue;
-    local[t.bone] = composeTRS(t.translations!.subarray(k * 3, k * 3 + 3), t.rotations!.subarray(k * 4, k * 4 + 4), t.scales!.subarray(k * 3, k * 3 + 3));
-  }
-  const world: number[][] = [];
-  const of = (i: number): number[] => (world[i] ??= bones[i]!.parent >= 0 ? multiply(of(bones[i]!.parent), local[i]!) : local[i]!);
-  return bones.map((_, i) => of(i));
 }
 
 describe('RTM about the model origin', () => {
@@ -88,7 +74,7 @@ describe('RTM about the model origin', () => {
         let worst = 0;
         for (let k = 0; k < clip.frames; k++) {
           // The ODOL skeleton rests at the identity: the skinning matrix is the bone's world.
-          const worlds = worldsAt(model, clip, k);
+          const worlds = boneWorldsAtKey(model.skeleton!, clip, k);
           worst = Math.max(worst, worstEdgeStretch(mesh.positions, mesh.indices, mesh.skin!.joints, mesh.skin!.weights, (j) => worlds[j]!));
         }
         return worst;

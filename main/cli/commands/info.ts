@@ -6,7 +6,7 @@ import { basename, resolve } from 'node:path';
 import { findConfigFile } from '../../documents/model-cfg-files.ts';
 import type { TextureInfo } from '../../../shared/formats/texture/index.ts';
 import { codecFor, includeOptions, readInput, recognisesModel } from '../load.ts';
-import { count, humanBytes, plural, table } from '../text.ts';
+import { count, float32Text, humanBytes, plural, table } from '../text.ts';
 
 export interface InfoOptions {
   json?: boolean;
@@ -99,16 +99,10 @@ const isPlain = (x: unknown): x is string | number | boolean | bigint => ['strin
 
 /**
  * A plain value as text. A number that is exactly a 32-bit float (what the files store) is
- * written with the fewest digits that read back as that float: `0.9939394`, not the
- * `0.9939393997192383` its 64-bit widening prints. `info --json` keeps the exact value.
+ * written as that float (text.ts, float32Text). `info --json` keeps the exact value.
  */
 export function plainText(x: string | number | boolean | bigint): string {
-  if (typeof x !== 'number' || Number.isInteger(x) || !Number.isFinite(x) || Math.fround(x) !== x) return String(x);
-  for (let digits = 1; digits < 9; digits++) {
-    const s = String(Number(x.toPrecision(digits)));
-    if (Math.fround(Number(s)) === x) return s;
-  }
-  return String(Number(x.toPrecision(9)));
+  return typeof x === 'number' && Math.fround(x) === x ? float32Text(x) : String(x);
 }
 
 /**

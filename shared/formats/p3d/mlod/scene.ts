@@ -53,9 +53,7 @@ export function mlodToScene(doc: MlodDocument, opts: SceneOptions = {}): Scene {
   scene.proxies = proxies.map((p) => p.proxy);
   if (opts.skinBones?.length) {
     const boneOf = skinFromSelections(scene, mesh, lod, vertexPoint, opts.skinBones);
-    // A proxy moves with the bone whose selection holds its triangle (the game's rule): here the
-    // strongest at its first corner.
-    if (boneOf) proxies.forEach((p) => { const b = p.point !== undefined ? boneOf(p.point) : undefined; if (b !== undefined) p.proxy.bone = b; });
+    if (boneOf) bindProxies(scene.proxies, proxies.map((p) => p.point), boneOf);
   }
   scene.materials = materials;
   scene.meshes.push(mesh);
@@ -117,6 +115,18 @@ function proxyFaces(lod: MlodLod, li: number): { proxy: SceneProxy; faces: numbe
  */
 export function proxyPoints(lod: MlodLod, li: number): (number | undefined)[] {
   return proxyFaces(lod, li).map((p) => p.point);
+}
+
+/**
+ * A proxy moves with the bone whose named selection holds its triangle (the game's rule): here the
+ * bone `boneOf` gives the first corner (`points`, in the order of `proxies`), when there is one.
+ */
+export function bindProxies(proxies: SceneProxy[] | undefined, points: readonly (number | undefined)[], boneOf: (point: number) => number | undefined): void {
+  proxies?.forEach((proxy, k) => {
+    const p = points[k];
+    const b = p !== undefined ? boneOf(p) : undefined;
+    if (b !== undefined) proxy.bone = b;
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { invert, multiply } from '../../../scene/mat4.ts';
 import type { AnimationClip, AnimationTrack, Scene } from '../../../scene/scene.ts';
 import { IDENTITY } from '../../../scene/scene.ts';
 import type { SceneOptions } from '../../registry.ts';
-import { mlodToScene, pickLod, proxyPoints } from '../mlod/scene.ts';
+import { bindProxies, mlodToScene, pickLod, proxyPoints } from '../mlod/scene.ts';
 import { selectionWeight, type MlodDocument } from '../mlod/types.ts';
 import { poseForLod, selectionOf } from './pose-mlod.ts';
 import { animationSources, type CfgModel, type CfgSkeleton } from './model.ts';
@@ -83,13 +83,10 @@ export function riggedMlodScene(doc: MlodDocument, model: CfgModel, skeleton: Cf
     }
   }
   mesh.skin = { joints, weights };
-  // A proxy moves with the bone whose selection holds its triangle: the strongest at its first corner.
-  proxyPoints(lod, li).forEach((p, k) => {
-    const proxy = scene.proxies?.[k];
-    const js = p !== undefined ? pj[p] : undefined;
-    if (!proxy || !js?.length) return;
-    const ws = pw[p!]!;
-    proxy.bone = js[ws.indexOf(Math.max(...ws))]!;
+  // A proxy moves with the strongest joint at its triangle's first corner.
+  bindProxies(scene.proxies, proxyPoints(lod, li), (p) => {
+    const ws = pw[p];
+    return ws?.length ? pj[p]![ws.indexOf(Math.max(...ws))] : undefined;
   });
   const index = new Map(bones.map((b, i) => [b.name.toLowerCase(), i] as const));
   const parentOf = bones.map((b, i) => {

@@ -14,7 +14,7 @@
  * at every joint whose two bones the frame turns differently (0.7 m at the elbow of the corpus's
  * man_bandit.p3d playing map_in.rtm, whose bounding centre is 0.97 m from its origin).
  */
-import { composeTRS, invertOrIdentity, multiply } from '../../../scene/mat4.ts';
+import { aboutPoint, composeTRS, invertOrIdentity, multiply } from '../../../scene/mat4.ts';
 import type { AnimationClip, AnimationTrack, Mat4, Scene } from '../../../scene/scene.ts';
 import { IDENTITY } from '../../../scene/scene.ts';
 import { bmtrToPlain, rtmParents, rtmToScene, sceneTrs, type SkeletonBone } from './pose.ts';
@@ -42,12 +42,6 @@ export function rtmWorlds(doc: PlainRtmDocument, origin?: readonly [number, numb
   }));
 }
 
-/** T(o) x m x T(-o) for a column-major affine m: the transform m applied about the point o. */
-export function aboutPoint(m: Mat4, o: readonly [number, number, number]): Mat4 {
-  const out = [...m];
-  for (let r = 0; r < 3; r++) out[12 + r] = m[12 + r]! + o[r]! - (m[r]! * o[0] + m[4 + r]! * o[1] + m[8 + r]! * o[2]);
-  return out;
-}
 
 export function rtmToSceneGraph(doc: RtmDocument, opts: RtmSceneOptions = {}): Scene {
   const warnings: string[] = [];
